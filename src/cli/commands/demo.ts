@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { createDemoAccount, curlExample } from '../../app/demo.js';
+import { withDeps } from '../context.js';
+import { emit } from '../output.js';
+
+export function demoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description('create a staging demo account with test credit and a key')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { json?: boolean }) =>
+      withDeps(async (deps) => {
+        const demo = await createDemoAccount(deps);
+        const base = `http://${deps.config.host}:${deps.config.port}`;
+        const curl = curlExample(base, demo.key);
+        emit(!!opts.json, { ...demo, baseUrl: base, curl }, `demo account ${demo.accountId} with ${demo.balance} ${demo.currency}\nkey: ${demo.key}\ntry: ${curl}`);
+      }),
+    );
+}

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../app/api-keys.js';
+import { withDeps } from '../context.js';
+import { emit } from '../output.js';
+
+export function keysCommand(program: Command): void {
+  const keys = program.command('keys').description('issue, list and revoke API keys');
+  keys
+    .command('create')
+    .description('issue a key for an account (shown this once)')
+    .requiredOption('--account <id>', 'account id')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { account: string; json?: boolean }) =>
+      withDeps(async (deps) => {
+        const { id, key } = await createApiKey(deps, opts.account);
+        emit(!!opts.json, { id, key }, `key ${id}: ${key}\nstore it now: it is not shown again`);
+      }),
+    );
+  keys
+    .command('list')
+    .description("list an account's keys (prefixes only)")
+    .requiredOption('--account <id>', 'account id')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { account: string; json?: boolean }) =>
+      withDeps(async (deps) => {
+        const data = (await listApiKeys(deps, opts.account)).map((k) => ({
+          id: k.id,
+          prefix: k.displayPrefix,
+          environment: k.environment,
+          created_at: new Date(k.createdAt).toISOString(),
+          revoked: k.revokedAt !== null,
+        }));
+        emit(!!opts.json, { data }, data.map((k) => `${k.id}  ${k.prefix}…  ${k.revoked ? 'revoked' : 'active'}`).join('\n') || '(no keys)');
+      }),
+    );
+  keys
+    .command('revoke')
+    .description('revoke a key; it stops working everywhere within 5 seconds')
+    .argument('<keyId>', 'key id (key_…)')
+    .option('--json', 'print one JSON object')
+    .action(async (keyId: string, opts: { json?: boolean }) =>
+      withDeps(async (deps) => {
+        const result = await revokeApiKey(deps, keyId);
+        emit(!!opts.json, result, `revoked ${keyId}`);
+      }),
+    );
+}

@@ -1,0 +1,52 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { curlExample, ensureDemoAccount } from '../../app/demo.js';
+import { loadConfig } from '../../config.js';
+import { createDeps } from '../../main.js';
+import { startServer } from '../../server.js';
+
+const portNumber = (value: string): number => {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('a port is a number from 0 to 65535');
+  return port;
+};
+
+export function serveCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('run the HTTP API (and the background workers unless --no-worker)')
+    .option('--port <port>', 'port (default PORT or 8080)', portNumber)
+    .option('--host <host>', 'bind address (default HOST or 127.0.0.1)')
+    .option('--no-worker', 'run the API alone')
+    .option('--demo', 'on first start in staging, create a demo account and print its key')
+    .action(async (opts: { port?: number; host?: string; worker: boolean; demo?: boolean }) => {
+      const config = loadConfig();
+      const deps = await createDeps(config);
+      const listen = { port: opts.port ?? config.port, host: opts.host ?? config.host };
+      let demo: Awaited<ReturnType<typeof ensureDemoAccount>> | undefined;
+      if (opts.demo && config.environment === 'staging') demo = await ensureDemoAccount(deps);
+      const server = await startServer(deps, listen);
+      deps.log.info({ url: server.url, environment: config.environment, database: config.database.kind }, 'listening');
+      if (demo && 'created' in demo) {
+        process.stdout.write(
+          `\nDemo account ${demo.created.accountId} with ${demo.created.balance} ${demo.created.currency} of test credit.\n` +
+            `API key (shown once): ${demo.created.key}\nTry:\n  ${curlExample(server.url, demo.created.key)}\n\n`,
+        );
+      } else if (demo && 'existing' in demo) {
+        process.stdout.write(
+          `\nDemo account ${demo.existing} exists. New key: npx topup keys create --account ${demo.existing}\nServing on ${server.url}\n\n`,
+        );
+      }
+      const stop = (signal: string) => {
+        deps.log.info({ signal }, 'shutting down');
+        server.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            deps.log.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+}

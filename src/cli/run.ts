@@ -1,0 +1,40 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
+import { AppError } from '../domain/errors.js';
+import { accountsCommand } from './commands/accounts.js';
+import { demoCommand } from './commands/demo.js';
+import { depositsCommand } from './commands/deposits.js';
+import { keysCommand } from './commands/keys.js';
+import { migrateCommand } from './commands/migrate.js';
+import { portabilityCommand } from './commands/portability.js';
+import { serveCommand } from './commands/serve.js';
+
+export function buildProgram(): Command {
+  const program = new Command('topup')
+    .description('Prepaid mobile top-up service')
+    .showSuggestionAfterError()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  for (const register of [migrateCommand, serveCommand, accountsCommand, keysCommand, depositsCommand, portabilityCommand, demoCommand]) {
+    register(program);
+  }
+  return program;
+}
+
+/** Runs the command line; a refused input ends with one line on stderr and exit code 1. */
+export async function run(argv: readonly string[]): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has already printed its one-line message; help and version exit 0.
+      process.exitCode = error.exitCode;
+      return;
+    }
+    const known = error instanceof AppError || error instanceof ConfigError;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`topup: ${known ? message : `unexpected error: ${message}`}\n`);
+    process.exitCode = 1;
+  }
+}

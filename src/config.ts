@@ -1,0 +1,111 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { ENVIRONMENTS, type Environment } from './domain/environment.js';
+import { parseDecimal } from './domain/money.js';
+import { isOperator, type Operator } from './domain/operators.js';
+
+/**
+ * Every setting the service reads, in one schema, checked once at start. A bad value stops the
+ * process with a message naming the variable, never a default silently used in its place.
+ */
+const whole = (description: string) => Type.String({ pattern: '^\\d{1,9}$', description });
+const bool = (description: string) => Type.String({ pattern: '^(true|false|1|0)$', description });
+const decimal = (description: string, decimals: number) =>
+  Type.String({ pattern: `^\\d{1,6}(\\.\\d{1,${decimals}})?$`, description });
+
+export const SettingsSchema = Type.Object({
+  PORT: Type.Optional(whole('HTTP port (default 8080)')),
+  HOST: Type.Optional(Type.String({ minLength: 1, description: 'HTTP bind address (default 127.0.0.1)' })),
+  DATABASE_URL: Type.Optional(Type.String({ description: 'postgres://… or an SQLite file path' })),
+  TOPUP_ENV: Type.Optional(Type.Union(ENVIRONMENTS.map((e) => Type.Literal(e)))),
+  TOPUP_ALLOW_SIMULATOR: Type.Optional(bool('allow the operator simulator in production')),
+  TOPUP_EUR_RON_RATE: Type.Optional(decimal('fixed EUR/RON rate, overrides the feed', 4)),
+  TOPUP_FAST_RECHARGE_FEE_EUR: Type.Optional(decimal('fast recharge fee in EUR (default 0.50)', 2)),
+  TOPUP_VAT_RATE: Type.Optional(Type.String({ pattern: '^0(\\.\\d{1,2})?$', description: 'VAT as a fraction, e.g. 0.21' })),
+  TOPUP_NUMBER_CHECK_TTL_SECONDS: Type.Optional(whole('how long a number check makes a number rechargeable; 0 = off')),
+  TOPUP_MAX_ENTRIES: Type.Optional(whole('most entries in one recharge request (default 100)')),
+  TOPUP_RATE_LIMIT_PER_MINUTE: Type.Optional(whole('requests per key per minute; 0 = off (default 1200)')),
+  TOPUP_OPERATORS: Type.Optional(Type.String({ pattern: '^[a-z]+(,[a-z]+)*$', description: 'operators served' })),
+  TOPUP_SIMULATOR_DELAY_MS: Type.Optional(whole('simulated operator delay (default 3000)')),
+  TOPUP_SIMULATOR_FAST_DELAY_MS: Type.Optional(whole('simulated delay for fast recharges (default 300)')),
+  TOPUP_WEBHOOK_ALLOW_PRIVATE: Type.Optional(bool('allow webhook URLs on private addresses')),
+  TOPUP_BNR_FEED_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'National Bank of Romania rates feed' })),
+  TOPUP_DB_POOL_SIZE: Type.Optional(whole('PostgreSQL pool size (default 10)')),
+  LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
+});
+export type Settings = Static<typeof SettingsSchema>;
+
+export type DatabaseTarget =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+export interface Config {
+  readonly environment: Environment;
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseTarget;
+  readonly allowSimulator: boolean;
+  /** EUR/RON in units of 0.0001, when fixed by setting. */
+  readonly fixedEurRonRate: bigint | undefined;
+  /** Fast recharge fee in euro cents. */
+  readonly fastRechargeFeeEur: bigint;
+  /** VAT in hundredths (21n = 0.21), when fixed by setting; else the dated schedule applies. */
+  readonly fixedVatRate: bigint | undefined;
+  readonly numberCheckTtlSeconds: number;
+  readonly maxEntries: number;
+  readonly rateLimitPerMinute: number;
+  readonly operators: readonly Operator[];
+  readonly simulatorDelayMs: number;
+  readonly simulatorFastDelayMs: number;
+  readonly webhookAllowPrivate: boolean;
+  readonly bnrFeedUrl: string;
+  readonly dbPoolSize: number;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function databaseTarget(url: string | undefined, environment: Environment): DatabaseTarget {
+  if (url === undefined || url.trim() === '') return { kind: 'sqlite', path: `./data/topup-${environment}.db` };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  return { kind: 'sqlite', path: url.replace(/^sqlite:/, '') };
+}
+
+const flag = (value: string | undefined, fallback: boolean) =>
+  value === undefined ? fallback : value === 'true' || value === '1';
+
+/** Reads and checks the settings; throws ConfigError listing every bad variable at once. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
+  const raw = Object.fromEntries(
+    Object.keys(SettingsSchema.properties).flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])),
+  );
+  const problems = [...Value.Errors(SettingsSchema, raw)].map((e) => `${e.path.slice(1) || 'settings'}: ${e.message}`);
+  const operators = (raw.TOPUP_OPERATORS ?? 'orange,vodafone,telekom').split(',');
+  for (const name of operators) if (!isOperator(name)) problems.push(`TOPUP_OPERATORS: unknown operator "${name}"`);
+  if (problems.length > 0) throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
+  const s = raw as Settings;
+  const environment = s.TOPUP_ENV ?? 'staging';
+  const int = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
+  return Object.freeze({
+    environment,
+    port: int(s.PORT, 8080),
+    host: s.HOST ?? '127.0.0.1',
+    database: databaseTarget(s.DATABASE_URL, environment),
+    allowSimulator: flag(s.TOPUP_ALLOW_SIMULATOR, false),
+    fixedEurRonRate: s.TOPUP_EUR_RON_RATE === undefined ? undefined : parseDecimal(s.TOPUP_EUR_RON_RATE, 4),
+    fastRechargeFeeEur: parseDecimal(s.TOPUP_FAST_RECHARGE_FEE_EUR ?? '0.50', 2)!,
+    fixedVatRate: s.TOPUP_VAT_RATE === undefined ? undefined : parseDecimal(s.TOPUP_VAT_RATE, 2),
+    numberCheckTtlSeconds: int(s.TOPUP_NUMBER_CHECK_TTL_SECONDS, 86_400),
+    maxEntries: int(s.TOPUP_MAX_ENTRIES, 100),
+    rateLimitPerMinute: int(s.TOPUP_RATE_LIMIT_PER_MINUTE, 1200),
+    operators: Object.freeze(operators.filter(isOperator)),
+    simulatorDelayMs: int(s.TOPUP_SIMULATOR_DELAY_MS, 3000),
+    simulatorFastDelayMs: int(s.TOPUP_SIMULATOR_FAST_DELAY_MS, 300),
+    webhookAllowPrivate: flag(s.TOPUP_WEBHOOK_ALLOW_PRIVATE, environment === 'staging'),
+    bnrFeedUrl: s.TOPUP_BNR_FEED_URL ?? 'https://www.bnr.ro/nbrfxrates.xml',
+    dbPoolSize: int(s.TOPUP_DB_POOL_SIZE, 10),
+    logLevel: s.LOG_LEVEL ?? 'info',
+  });
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { KeyCache } from '../app/api-keys.js';
+import type { Deps } from '../app/deps.js';
+import { AppError } from '../domain/errors.js';
+import { requireApiKey } from './auth.js';
+import { installErrorHandling } from './error-handler.js';
+import { installMetrics } from './metrics.js';
+import { accountRoutes } from './routes/v1-account.js';
+import { checkNumberRoute } from './routes/v1-check-number.js';
+import { pingRoute } from './routes/v1-ping.js';
+import { operationsRoutes } from './routes/operations.js';
+import { ProblemSchema } from './schemas/common.js';
+import { validatorCompiler } from './validation.js';
+
+export const BODY_LIMIT_BYTES = 256 * 1024;
+
+export interface AppOptions {
+  /** Shared with the process's other parts so an in-process revocation takes effect at once. */
+  readonly keyCache?: KeyCache;
+}
+
+/** Builds the HTTP API as a Fastify instance; it never listens (server.ts does), so tests inject. */
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const keyCache = options.keyCache ?? new KeyCache(deps.clock);
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    // One line per request is written by our onResponse hook instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
+    requestIdHeader: false,
+    return503OnClosing: true,
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 72_000,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler());
+  // JSON is the only body type: text/plain and everything else is refused with 415.
+  app.removeContentTypeParser(['text/plain']);
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request',
+    );
+  });
+  installErrorHandling(app);
+  const registry = installMetrics(app);
+  app.addSchema(ProblemSchema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Prepaid mobile top-up API',
+        version: '1.0.0',
+        description: 'Check Romanian mobile numbers, order prepaid top-ups in batches, read balance, deposits and orders.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Authorization' } } },
+      security: [{ apiKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await app.register(operationsRoutes(deps, registry));
+  await app.register(async (v1) => {
+    requireApiKey(v1, deps, keyCache);
+    if (deps.config.rateLimitPerMinute > 0) {
+      await v1.register(rateLimit, {
+        max: deps.config.rateLimitPerMinute,
+        timeWindow: 60_000,
+        keyGenerator: (request) => request.principal?.keyId ?? request.ip,
+        enableDraftSpec: true,
+        errorResponseBuilder: (_request, context) =>
+          new AppError('rate_limited', `Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}.`),
+      });
+    }
+    await v1.register(checkNumberRoute(deps));
+    await v1.register(accountRoutes(deps));
+    await v1.register(pingRoute);
+  });
+  return app;
+}

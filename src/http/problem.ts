@@ -1,0 +1,53 @@
+import type { ErrorCode, FieldProblem } from '../domain/errors.js';
+
+/** The one table from error codes to HTTP statuses and titles (RFC 9457 problem details). */
+export const PROBLEMS: Readonly<Record<ErrorCode, { status: number; title: string }>> = Object.freeze({
+  validation_failed: { status: 400, title: 'The request is not valid' },
+  invalid_json: { status: 400, title: 'The body is not valid JSON' },
+  invalid_query: { status: 400, title: 'The query string is not valid' },
+  missing_api_key: { status: 401, title: 'API key missing' },
+  invalid_api_key: { status: 401, title: 'API key not valid' },
+  wrong_environment: { status: 401, title: 'API key of another environment' },
+  insufficient_funds: { status: 402, title: 'Not enough credit' },
+  not_found: { status: 404, title: 'Not found' },
+  idempotency_key_in_use: { status: 409, title: 'A request with this idempotency key is still running' },
+  payload_too_large: { status: 413, title: 'The body is too large' },
+  unsupported_media_type: { status: 415, title: 'The body must be application/json' },
+  invalid_recharge: { status: 422, title: 'The recharge request cannot be accepted' },
+  idempotency_key_reused: { status: 422, title: 'The idempotency key was used with another request' },
+  unknown_webhook: { status: 422, title: 'No webhook endpoint with that name' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal error' },
+  rate_unavailable: { status: 503, title: 'No current exchange rate' },
+  unavailable: { status: 503, title: 'Service unavailable' },
+});
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  requestId: string;
+  success: false;
+  message: string;
+  errors?: readonly FieldProblem[];
+}
+
+/** `type` is a relative URI that resolves, on this server, to the description of the code. */
+export const problemType = (code: ErrorCode) => `/problems/${code}`;
+
+export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: readonly FieldProblem[]): ProblemBody {
+  const { status, title } = PROBLEMS[code];
+  return {
+    type: problemType(code),
+    title,
+    status,
+    detail,
+    code,
+    requestId,
+    success: false,
+    message: detail,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+  };
+}

@@ -1,0 +1,51 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Registry } from 'prom-client';
+import type { Deps } from '../../app/deps.js';
+import { isReady } from '../../app/health.js';
+import type { ErrorCode } from '../../domain/errors.js';
+import { sendProblem } from '../error-handler.js';
+import { PROBLEMS, problemType } from '../problem.js';
+
+const Status = Type.Object({ status: Type.String() });
+const open = { security: [], tags: ['operations'] };
+
+/** Unauthenticated endpoints for load balancers, scrapers and humans reading the docs. */
+export const operationsRoutes =
+  (deps: Deps, registry: Registry): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get('/healthz', { schema: { ...open, summary: 'The process is up', response: { 200: Status } } }, async () => ({
+      status: 'ok',
+    }));
+
+    app.get(
+      '/readyz',
+      { schema: { ...open, summary: 'The database is reachable', response: { 200: Status } } },
+      async (request, reply) =>
+        (await isReady(deps)) ? { status: 'ready' } : sendProblem(request, reply, 'unavailable', 'The database is not reachable.'),
+    );
+
+    app.get('/metrics', { schema: { ...open, summary: 'Prometheus metrics' } }, async (_request, reply) =>
+      reply.type(registry.contentType).send(await registry.metrics()),
+    );
+
+    app.get('/openapi.json', { schema: { ...open, summary: 'This OpenAPI 3.1 document' } }, async () => app.swagger());
+
+    app.get(
+      '/problems/:code',
+      {
+        schema: {
+          ...open,
+          summary: 'What an error code means',
+          params: Type.Object({ code: Type.String() }),
+          response: { 200: Type.Object({ type: Type.String(), code: Type.String(), status: Type.Integer(), title: Type.String() }) },
+        },
+      },
+      async (request, reply) => {
+        const code = request.params.code as ErrorCode;
+        const problem = Object.hasOwn(PROBLEMS, code) ? PROBLEMS[code] : undefined;
+        if (!problem) return sendProblem(request, reply, 'not_found', `No error code ${request.params.code}.`);
+        return { type: problemType(code), code, status: problem.status, title: problem.title };
+      },
+    );
+  };

@@ -1,0 +1,82 @@
+import type { Currency } from '../domain/currency.js';
+import { big, num } from './convert.js';
+import type { Db, Tx } from './database.js';
+
+export interface AccountRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly currency: Currency;
+  readonly balance: bigint;
+  readonly totalDeposits: bigint;
+  readonly orders: {
+    readonly count: bigint;
+    readonly amountNet: bigint;
+    readonly amountGross: bigint;
+    readonly feeNet: bigint;
+    readonly feeGross: bigint;
+  };
+  readonly createdAt: number;
+}
+
+type AccountRow = Awaited<ReturnType<typeof selectAccounts>>[number];
+
+function selectAccounts(db: Db) {
+  return db.selectFrom('accounts').selectAll().execute();
+}
+
+function toRecord(row: AccountRow): AccountRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    currency: row.currency as Currency,
+    balance: big(row.balance),
+    totalDeposits: big(row.total_deposits),
+    orders: {
+      count: big(row.orders_count),
+      amountNet: big(row.orders_amount_net),
+      amountGross: big(row.orders_amount_gross),
+      feeNet: big(row.orders_fee_net),
+      feeGross: big(row.orders_fee_gross),
+    },
+    createdAt: num(row.created_at),
+  };
+}
+
+export async function insertAccount(
+  db: Db | Tx,
+  account: { id: string; name: string; currency: Currency; createdAt: number },
+): Promise<void> {
+  await db
+    .insertInto('accounts')
+    .values({ id: account.id, name: account.name, currency: account.currency, created_at: account.createdAt })
+    .execute();
+}
+
+export async function findAccount(db: Db | Tx, id: string): Promise<AccountRecord | undefined> {
+  const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+export async function findAccountByName(db: Db, name: string): Promise<AccountRecord | undefined> {
+  const row = await db.selectFrom('accounts').selectAll().where('name', '=', name).orderBy('created_at').executeTakeFirst();
+  return row && toRecord(row);
+}
+
+export async function listAccounts(db: Db): Promise<AccountRecord[]> {
+  const rows = await db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').execute();
+  return rows.map(toRecord);
+}
+
+/** Adds a deposit to the balance and the deposit total; returns the new balance. */
+export async function creditDeposit(tx: Tx, accountId: string, amount: bigint): Promise<bigint> {
+  const row = await tx
+    .updateTable('accounts')
+    .set((eb) => ({
+      balance: eb('balance', '+', amount),
+      total_deposits: eb('total_deposits', '+', amount),
+    }))
+    .where('id', '=', accountId)
+    .returning('balance')
+    .executeTakeFirstOrThrow();
+  return big(row.balance);
+}

@@ -1,0 +1,62 @@
+import type { Currency } from '../domain/currency.js';
+import { pageOffset, type PageRequest } from '../domain/pagination.js';
+import { big, num } from './convert.js';
+import type { Db, Tx } from './database.js';
+
+export interface DepositRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly amount: bigint;
+  readonly currency: Currency;
+  readonly reference: string | null;
+  readonly createdAt: number;
+}
+
+export async function insertDeposit(tx: Tx, deposit: DepositRecord): Promise<void> {
+  await tx
+    .insertInto('deposits')
+    .values({
+      id: deposit.id,
+      account_id: deposit.accountId,
+      amount: deposit.amount,
+      currency: deposit.currency,
+      reference: deposit.reference,
+      created_at: deposit.createdAt,
+    })
+    .execute();
+}
+
+/** One page of an account's deposits, most recent first, and how many there are in all. */
+export async function listDeposits(
+  db: Db,
+  accountId: string,
+  page: PageRequest,
+): Promise<{ rows: DepositRecord[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('deposits')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(pageOffset(page))
+      .execute(),
+    db
+      .selectFrom('deposits')
+      .select((eb) => eb.fn.countAll().as('total'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    rows: rows.map((r) => ({
+      id: r.id,
+      accountId: r.account_id,
+      amount: big(r.amount),
+      currency: r.currency as Currency,
+      reference: r.reference,
+      createdAt: num(r.created_at),
+    })),
+    total: num(count.total as number | bigint),
+  };
+}

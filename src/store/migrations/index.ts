@@ -1,0 +1,13 @@
+import type { Migration } from 'kysely';
+import type { Dialect } from '../dialect.js';
+import { accountsAndLedger } from './0001-accounts-and-ledger.js';
+
+/**
+ * Migrations are code, listed here in order, so the built service and the tests run the very same
+ * set on both dialects (no folder scanning, no file-extension games between src and dist).
+ */
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001-accounts-and-ledger': accountsAndLedger(dialect),
+  };
+}

@@ -1,0 +1,84 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Row types as the drivers hand them back. Integers may arrive as `number` or `bigint` depending on
+ * dialect and column width (SQLite is opened with safe integers, PostgreSQL parses int8 as BigInt), so
+ * integer columns are typed as either and the repositories convert them once, explicitly.
+ */
+export type DbInt = ColumnType<number | bigint, number | bigint, number | bigint>;
+/** An integer column with a database default: optional on insert. */
+export type DbIntWithDefault = ColumnType<number | bigint, number | bigint | undefined, number | bigint>;
+/** 0 or 1: both dialects store flags as integers so one migration serves both. */
+export type DbFlag = DbInt;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  currency: string;
+  /** Minor units of the account's currency; CHECK (balance >= 0). */
+  balance: DbIntWithDefault;
+  total_deposits: DbIntWithDefault;
+  /** Totals over orders that are not FAILED, in the account's currency, kept in the order's transaction. */
+  orders_count: DbIntWithDefault;
+  orders_amount_net: DbIntWithDefault;
+  orders_amount_gross: DbIntWithDefault;
+  orders_fee_net: DbIntWithDefault;
+  orders_fee_gross: DbIntWithDefault;
+  created_at: DbInt;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  environment: string;
+  /** The first characters of the key, safe to show, so a person can tell keys apart. */
+  display_prefix: string;
+  /** Hex SHA-256 of the whole key; the key itself is never stored. */
+  digest: string;
+  created_at: DbInt;
+  revoked_at: DbInt | null;
+}
+
+export interface DepositsTable {
+  id: string;
+  account_id: string;
+  amount: DbInt;
+  currency: string;
+  reference: string | null;
+  created_at: DbInt;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number | bigint>;
+  account_id: string;
+  /** deposit | recharge | refund */
+  kind: string;
+  /** Signed minor units: credit positive, debit negative. Entries are only ever appended. */
+  amount: DbInt;
+  balance_after: DbInt;
+  deposit_id: string | null;
+  order_id: string | null;
+  created_at: DbInt;
+}
+
+export interface NumberChecksTable {
+  account_id: string;
+  msisdn: string;
+  operator: string;
+  checked_at: DbInt;
+}
+
+export interface PortedNumbersTable {
+  msisdn: string;
+  operator: string;
+  imported_at: DbInt;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  deposits: DepositsTable;
+  ledger_entries: LedgerEntriesTable;
+  number_checks: NumberChecksTable;
+  ported_numbers: PortedNumbersTable;
+}

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { createAccount } from '../../src/app/accounts.js';
+import { createApiKey, KeyCache } from '../../src/app/api-keys.js';
+import type { Clock, Deps } from '../../src/app/deps.js';
+import { addDeposit } from '../../src/app/deposits.js';
+import { loadConfig, type DatabaseTarget } from '../../src/config.js';
+import { buildApp } from '../../src/http/app.js';
+import { migrate, openStore } from '../../src/store/database.js';
+import type { Dialect } from '../../src/store/dialect.js';
+import { databaseUrl } from './postgres-server.js';
+
+export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
+
+/** Time in tests moves only when a test moves it. */
+export class FakeClock implements Clock {
+  constructor(private current = Date.parse('2026-03-02T10:00:00.000Z')) {}
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+export interface TestDatabase {
+  readonly target: DatabaseTarget;
+  drop(): Promise<void>;
+}
+
+/** A database of its own for one suite: a temporary SQLite file, or a clone of the migrated PostgreSQL template. */
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'topup-test-'));
+    return { target: { kind: 'sqlite', path: join(dir, 'test.db') }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const postgres = inject('postgres');
+  if (!postgres) throw new Error('PostgreSQL suites must be skipped when PostgreSQL is not available');
+  const name = `${postgres.runTag}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgres.adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${postgres.template}`);
+  await admin.end();
+  return {
+    target: { kind: 'postgres', url: databaseUrl(postgres.adminUrl, name) },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: postgres.adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** Runs `body` once per dialect; the PostgreSQL run is skipped (loudly, in global setup) only without PostgreSQL. */
+export function describeEachDialect(title: string, body: (dialect: Dialect) => void): void {
+  for (const dialect of DIALECTS) {
+    describe.skipIf(dialect === 'postgres' && !inject('postgres'))(`${title} [${dialect}]`, () => body(dialect));
+  }
+}
+
+export interface TestAccount {
+  readonly accountId: string;
+  readonly key: string;
+  readonly keyId: string;
+}
+
+export interface TestContext {
+  readonly deps: Deps;
+  readonly app: FastifyInstance;
+  readonly clock: FakeClock;
+  readonly keyCache: KeyCache;
+  readonly database: TestDatabase;
+  /** A new account with optional credit and a key. */
+  account(options?: { currency?: 'RON' | 'EUR'; credit?: string; name?: string }): Promise<TestAccount>;
+  /** app.inject with the key in X-Authorization and JSON bodies encoded. */
+  call(key: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
+}
+
+export async function openTestContext(dialect: Dialect, env: Record<string, string> = {}): Promise<TestContext> {
+  const database = await createTestDatabase(dialect);
+  const config = loadConfig({ TOPUP_ENV: 'staging', ...env });
+  const store = openStore(database.target);
+  await migrate(store);
+  const clock = new FakeClock();
+  const deps: Deps = { config, store, clock, log: pino({ level: 'silent' }) };
+  const keyCache = new KeyCache(clock);
+  const app = await buildApp(deps, { keyCache });
+  return {
+    deps,
+    app,
+    clock,
+    keyCache,
+    database,
+    async account(options = {}) {
+      const account = await createAccount(deps, { name: options.name ?? 'test', currency: options.currency ?? 'RON' });
+      if (options.credit) await addDeposit(deps, { accountId: account.id, amount: options.credit });
+      const key = await createApiKey(deps, account.id);
+      return { accountId: account.id, key: key.key, keyId: key.id };
+    },
+    call(key, options) {
+      const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
+      if (key !== undefined) headers['x-authorization'] = key;
+      return app.inject({ ...options, headers });
+    },
+  };
+}
+
+export async function closeTestContext(ctx: TestContext): Promise<void> {
+  await ctx.app.close();
+  await ctx.deps.store.close();
+  await ctx.database.drop();
+}
+
+/** Opens a context before the suite's tests and closes it after; read `.ctx` inside tests. */
+export function useTestContext(dialect: Dialect, env: Record<string, string> = {}): { readonly ctx: TestContext } {
+  const holder: { ctx: TestContext } = { ctx: undefined as unknown as TestContext };
+  beforeAll(async () => {
+    holder.ctx = await openTestContext(dialect, env);
+  });
+  afterAll(async () => {
+    if (holder.ctx) await closeTestContext(holder.ctx);
+  });
+  return holder;
+}

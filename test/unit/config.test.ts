@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, databaseTarget, loadConfig } from '../../src/config.js';
+
+describe('settings', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      environment: 'staging',
+      port: 8080,
+      host: '127.0.0.1',
+      database: { kind: 'sqlite', path: './data/topup-staging.db' },
+      fastRechargeFeeEur: 50n,
+      numberCheckTtlSeconds: 86_400,
+      maxEntries: 100,
+      rateLimitPerMinute: 1200,
+      operators: ['orange', 'vodafone', 'telekom'],
+      simulatorDelayMs: 3000,
+      simulatorFastDelayMs: 300,
+      webhookAllowPrivate: true,
+      allowSimulator: false,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      TOPUP_ENV: 'production',
+      TOPUP_EUR_RON_RATE: '4.9773',
+      TOPUP_VAT_RATE: '0.19',
+      TOPUP_OPERATORS: 'orange,digi',
+      TOPUP_RATE_LIMIT_PER_MINUTE: '0',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      environment: 'production',
+      fixedEurRonRate: 49773n,
+      fixedVatRate: 19n,
+      operators: ['orange', 'digi'],
+      rateLimitPerMinute: 0,
+      webhookAllowPrivate: false,
+      database: { kind: 'sqlite', path: './data/topup-production.db' },
+    });
+  });
+
+  it('names every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: 'eighty', TOPUP_ENV: 'prod', TOPUP_OPERATORS: 'orange,o2' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', TOPUP_ENV: 'prod', TOPUP_OPERATORS: 'orange,o2', TOPUP_VAT_RATE: '21' });
+    } catch (error) {
+      const message = (error as Error).message;
+      for (const name of ['PORT', 'TOPUP_ENV', 'TOPUP_VAT_RATE', 'unknown operator "o2"']) expect(message).toContain(name);
+    }
+  });
+
+  it.each([
+    [undefined, { kind: 'sqlite', path: './data/topup-staging.db' }],
+    ['postgres://u@h/db', { kind: 'postgres', url: 'postgres://u@h/db' }],
+    ['postgresql://u@h/db', { kind: 'postgres', url: 'postgresql://u@h/db' }],
+    ['sqlite:/tmp/x.db', { kind: 'sqlite', path: '/tmp/x.db' }],
+    ['/var/lib/topup.db', { kind: 'sqlite', path: '/var/lib/topup.db' }],
+  ])('DATABASE_URL %j selects %j', (url, target) => {
+    expect(databaseTarget(url, 'staging')).toEqual(target);
+  });
+});
