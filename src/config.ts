@@ -84,6 +84,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   const problems = [...Value.Errors(SettingsSchema, raw)].map((e) => `${e.path.slice(1) || 'settings'}: ${e.message}`);
   const operators = (raw.TOPUP_OPERATORS ?? 'orange,vodafone,telekom').split(',');
   for (const name of operators) if (!isOperator(name)) problems.push(`TOPUP_OPERATORS: unknown operator "${name}"`);
+  if (raw.TOPUP_MAX_ENTRIES !== undefined && Number(raw.TOPUP_MAX_ENTRIES) < 1) problems.push('TOPUP_MAX_ENTRIES: must be at least 1');
   if (problems.length > 0) throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
   const s = raw as Settings;
   const environment = s.TOPUP_ENV ?? 'staging';

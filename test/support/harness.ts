@@ -92,6 +92,7 @@ export async function openTestContext(dialect: Dialect, env: Record<string, stri
   const deps: Deps = { config, store, clock, log: pino({ level: 'silent' }) };
   const keyCache = new KeyCache(clock);
   const app = await buildApp(deps, { keyCache });
+  await app.ready();
   return {
     deps,
     app,

@@ -46,10 +46,11 @@ describe('settings', () => {
   it('names every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'eighty', TOPUP_ENV: 'prod', TOPUP_OPERATORS: 'orange,o2' })).toThrow(ConfigError);
     try {
-      loadConfig({ PORT: 'eighty', TOPUP_ENV: 'prod', TOPUP_OPERATORS: 'orange,o2', TOPUP_VAT_RATE: '21' });
+      loadConfig({ PORT: 'eighty', TOPUP_ENV: 'prod', TOPUP_OPERATORS: 'orange,o2', TOPUP_VAT_RATE: '21', TOPUP_MAX_ENTRIES: '0' });
+      expect.unreachable();
     } catch (error) {
       const message = (error as Error).message;
-      for (const name of ['PORT', 'TOPUP_ENV', 'TOPUP_VAT_RATE', 'unknown operator "o2"']) expect(message).toContain(name);
+      for (const name of ['PORT', 'TOPUP_ENV', 'TOPUP_VAT_RATE', 'unknown operator "o2"', 'TOPUP_MAX_ENTRIES']) expect(message).toContain(name);
     }
   });
 
