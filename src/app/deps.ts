@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Store } from '../store/database.js';
+import type { WorkSignal } from './work-signal.js';
 
 /** Wall-clock time as epoch milliseconds; a parameter so tests drive time instead of sleeping. */
 export interface Clock {
@@ -15,4 +16,5 @@ export interface Deps {
   readonly store: Store;
   readonly clock: Clock;
   readonly log: Logger;
+  readonly signal: WorkSignal;
 }

@@ -7,14 +7,16 @@ import { depositsCommand } from './commands/deposits.js';
 import { keysCommand } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
 import { portabilityCommand } from './commands/portability.js';
+import { ratesCommand } from './commands/rates.js';
 import { serveCommand } from './commands/serve.js';
+import { workerCommand } from './commands/worker.js';
 
 export function buildProgram(): Command {
   const program = new Command('topup')
     .description('Prepaid mobile top-up service')
     .showSuggestionAfterError()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  for (const register of [migrateCommand, serveCommand, accountsCommand, keysCommand, depositsCommand, portabilityCommand, demoCommand]) {
+  for (const register of [migrateCommand, serveCommand, workerCommand, accountsCommand, keysCommand, depositsCommand, ratesCommand, portabilityCommand, demoCommand]) {
     register(program);
   }
   return program;

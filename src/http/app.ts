@@ -11,6 +11,8 @@ import { requireApiKey } from './auth.js';
 import { installErrorHandling } from './error-handler.js';
 import { installMetrics } from './metrics.js';
 import { accountRoutes } from './routes/v1-account.js';
+import { accountRechargesRoutes } from './routes/v1-account-recharges.js';
+import { rechargeRoute } from './routes/v1-recharge.js';
 import { checkNumberRoute } from './routes/v1-check-number.js';
 import { pingRoute } from './routes/v1-ping.js';
 import { operationsRoutes } from './routes/operations.js';
@@ -87,7 +89,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       });
     }
     await v1.register(checkNumberRoute(deps));
+    await v1.register(rechargeRoute(deps));
     await v1.register(accountRoutes(deps));
+    await v1.register(accountRechargesRoutes(deps));
     await v1.register(pingRoute);
   });
   return app;

@@ -41,7 +41,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     const validation = (error as FastifyError).validation as ErrorObject[] | undefined;
     if (validation) {
       const context = (error as FastifyError).validationContext ?? 'body';
-      const code: ErrorCode = context === 'body' ? 'validation_failed' : 'invalid_query';
+      const code: ErrorCode = context === 'querystring' ? 'invalid_query' : 'validation_failed';
       const problems = fieldProblems(validation, context);
       return sendProblem(request, reply, code, problems.map((p) => p.message).join('; '), problems);
     }

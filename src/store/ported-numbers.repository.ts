@@ -21,3 +21,9 @@ export async function upsertPortedNumbers(
       .execute();
   }
 }
+
+export async function findPortedOperators(db: Db, msisdns: readonly string[]): Promise<Map<string, string>> {
+  if (msisdns.length === 0) return new Map();
+  const rows = await db.selectFrom('ported_numbers').select(['msisdn', 'operator']).where('msisdn', 'in', [...new Set(msisdns)]).execute();
+  return new Map(rows.map((r) => [r.msisdn, r.operator]));
+}

@@ -24,6 +24,7 @@ export interface AccountsTable {
   orders_amount_gross: DbIntWithDefault;
   orders_fee_net: DbIntWithDefault;
   orders_fee_gross: DbIntWithDefault;
+  orders_placed: DbIntWithDefault;
   created_at: DbInt;
 }
 
@@ -74,7 +75,82 @@ export interface PortedNumbersTable {
   imported_at: DbInt;
 }
 
+export interface ExchangeRatesTable {
+  id: string;
+  /** Units of 0.0001 RON per EUR. */
+  eur_ron: DbInt;
+  source: string;
+  rate_date: string | null;
+  stored_at: DbInt;
+}
+
+export interface OrdersTable {
+  id: string;
+  account_id: string;
+  request_id: string;
+  array_position: DbInt;
+  msisdn: string;
+  operator: string;
+  /** Euro cents. */
+  amount: DbInt;
+  fast: DbFlag;
+  /** The account's currency: the currency of deduction and of the *_net/*_gross figures. */
+  currency: string;
+  eur_ron_rate: DbInt;
+  vat_rate: DbInt;
+  fast_fee: DbInt;
+  amount_ron: DbInt;
+  fast_fee_ron: DbInt;
+  net_ron: DbInt;
+  gross_ron: DbInt;
+  amount_net: DbInt;
+  amount_gross: DbInt;
+  fee_net: DbInt;
+  fee_gross: DbInt;
+  deduction: DbInt;
+  status: string;
+  attempts: DbIntWithDefault;
+  next_attempt_at: DbInt;
+  /** The worker holding a PROCESSING order; next_attempt_at is then when its claim expires. */
+  claimed_by: string | null;
+  operator_reference: string | null;
+  failure_reason: string | null;
+  /** JSON text. */
+  passthrough: string | null;
+  document_id: string | null;
+  webhook_name: string | null;
+  created_at: DbInt;
+  updated_at: DbInt;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  state: string;
+  status_code: DbInt | null;
+  response: string | null;
+  /** While running: after this instant the request is taken to have died and the key may be taken over. */
+  locked_until: DbInt;
+  created_at: DbInt;
+}
+
+export interface SimulatorTopupsTable {
+  recharge_id: string;
+  msisdn: string;
+  amount: DbInt;
+  outcome: string;
+  reference: string;
+  /** How many times the operator was asked to perform this top-up (it performs it once). */
+  requests: DbInt;
+  created_at: DbInt;
+}
+
 export interface Database {
+  exchange_rates: ExchangeRatesTable;
+  orders: OrdersTable;
+  idempotency_keys: IdempotencyKeysTable;
+  simulator_topups: SimulatorTopupsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   deposits: DepositsTable;

@@ -10,6 +10,7 @@ import { createAccount } from '../../src/app/accounts.js';
 import { createApiKey, KeyCache } from '../../src/app/api-keys.js';
 import type { Clock, Deps } from '../../src/app/deps.js';
 import { addDeposit } from '../../src/app/deposits.js';
+import { WorkSignal } from '../../src/app/work-signal.js';
 import { loadConfig, type DatabaseTarget } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { migrate, openStore } from '../../src/store/database.js';
@@ -89,7 +90,7 @@ export async function openTestContext(dialect: Dialect, env: Record<string, stri
   const store = openStore(database.target);
   await migrate(store);
   const clock = new FakeClock();
-  const deps: Deps = { config, store, clock, log: pino({ level: 'silent' }) };
+  const deps: Deps = { config, store, clock, log: pino({ level: 'silent' }), signal: new WorkSignal() };
   const keyCache = new KeyCache(clock);
   const app = await buildApp(deps, { keyCache });
   await app.ready();

@@ -3,6 +3,8 @@ import { curlExample, ensureDemoAccount } from '../../app/demo.js';
 import { loadConfig } from '../../config.js';
 import { createDeps } from '../../main.js';
 import { startServer } from '../../server.js';
+import { startWorkers } from '../../workers.js';
+import { onShutdown } from '../shutdown.js';
 
 const portNumber = (value: string): number => {
   const port = Number(value);
@@ -24,6 +26,7 @@ export function serveCommand(program: Command): void {
       const listen = { port: opts.port ?? config.port, host: opts.host ?? config.host };
       let demo: Awaited<ReturnType<typeof ensureDemoAccount>> | undefined;
       if (opts.demo && config.environment === 'staging') demo = await ensureDemoAccount(deps);
+      const workers = opts.worker ? startWorkers(deps) : undefined;
       const server = await startServer(deps, listen);
       deps.log.info({ url: server.url, environment: config.environment, database: config.database.kind }, 'listening');
       if (demo && 'created' in demo) {
@@ -36,17 +39,9 @@ export function serveCommand(program: Command): void {
           `\nDemo account ${demo.existing} exists. New key: npx topup keys create --account ${demo.existing}\nServing on ${server.url}\n\n`,
         );
       }
-      const stop = (signal: string) => {
-        deps.log.info({ signal }, 'shutting down');
-        server.close().then(
-          () => process.exit(0),
-          (error: unknown) => {
-            deps.log.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
+      onShutdown(deps.log, async () => {
+        await workers?.stop();
+        await server.close();
+      });
     });
 }

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../dialect.js';
 import { accountsAndLedger } from './0001-accounts-and-ledger.js';
+import { orders } from './0002-orders.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -9,5 +10,6 @@ import { accountsAndLedger } from './0001-accounts-and-ledger.js';
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-accounts-and-ledger': accountsAndLedger(dialect),
+    '0002-orders': orders(dialect),
   };
 }

@@ -1,0 +1,51 @@
+import { decideRetry } from '../domain/retry-schedule.js';
+import { appendLedgerEntries } from '../store/ledger.repository.js';
+import { claimDueOrders, nextDueAt, refundOrder, releaseClaims, settleClaimedOrder, type OrderRecord } from '../store/orders.repository.js';
+import type { Deps } from './deps.js';
+
+/** What an operator said about one order, as the worker hands it over to be recorded. */
+export type OperatorVerdict =
+  | { readonly kind: 'success'; readonly reference: string }
+  | { readonly kind: 'failed'; readonly reason: string }
+  | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number };
+
+export function claimOrders(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<OrderRecord[]> {
+  const now = deps.clock.now();
+  return deps.store.db
+    .transaction()
+    .execute((tx) => claimDueOrders(tx, deps.store.dialect, { now, limit, workerId, claimUntil: now + claimTtlMs }));
+}
+
+export function releaseOrders(deps: Deps, workerId: string, ids: readonly string[]): Promise<void> {
+  return releaseClaims(deps.store.db, workerId, ids, deps.clock.now());
+}
+
+export function whenNextDue(deps: Deps): Promise<number | undefined> {
+  return nextDueAt(deps.store.db);
+}
+
+/**
+ * Records the operator's answer for a claimed order, in one transaction: SUCCESS; FAILED with the
+ * deduction refunded (a new ledger entry, the totals reduced); or back to PENDING for a later attempt,
+ * until the retries run out and it fails. Returns the order as settled, or undefined when this
+ * worker's claim had been taken over (the other worker records the outcome instead).
+ */
+export async function recordVerdict(deps: Deps, order: OrderRecord, workerId: string, verdict: OperatorVerdict): Promise<OrderRecord | undefined> {
+  const now = deps.clock.now();
+  const decision = verdict.kind === 'retry' ? decideRetry(order.attempts, verdict.retryAfterMs) : undefined;
+  return deps.store.db.transaction().execute(async (tx) => {
+    if (verdict.kind === 'success') {
+      return settleClaimedOrder(tx, order.id, workerId, { status: 'SUCCESS', operatorReference: verdict.reference, now });
+    }
+    if (decision?.outcome === 'retry') {
+      return settleClaimedOrder(tx, order.id, workerId, { status: 'PENDING', nextAttemptAt: now + decision.delayMs, failureReason: verdict.reason, now });
+    }
+    const failed = await settleClaimedOrder(tx, order.id, workerId, { status: 'FAILED', failureReason: verdict.reason, now });
+    if (!failed) return undefined;
+    const balanceAfter = await refundOrder(tx, failed);
+    await appendLedgerEntries(tx, [
+      { accountId: failed.accountId, kind: 'refund', amount: failed.deduction, balanceAfter, orderId: failed.id, createdAt: now },
+    ]);
+    return failed;
+  });
+}

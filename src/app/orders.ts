@@ -1,0 +1,50 @@
+import { AppError } from '../domain/errors.js';
+import type { OrderStatus } from '../domain/order-status.js';
+import { pageInfo, type PageRequest } from '../domain/pagination.js';
+import { parseRomanianMobile } from '../domain/phone-number.js';
+import * as orders from '../store/orders.repository.js';
+import type { Deps } from './deps.js';
+import { orderDetailView, orderRecordView } from './order-views.js';
+
+export interface OrderQuery extends PageRequest {
+  readonly status?: OrderStatus;
+  readonly phone_number?: string;
+  readonly document_id?: string;
+  readonly from?: string;
+  readonly to?: string;
+}
+
+const badQuery = (field: string, message: string) => new AppError('invalid_query', message, [{ field, code: 'invalid', message }]);
+
+function toFilter(query: OrderQuery): orders.OrderFilter {
+  let msisdn: string | undefined;
+  if (query.phone_number !== undefined) {
+    const parsed = parseRomanianMobile(query.phone_number);
+    if (!parsed.ok) throw badQuery('phone_number', `phone_number: ${parsed.message}`);
+    msisdn = parsed.msisdn;
+  }
+  const instant = (field: 'from' | 'to') => {
+    const text = query[field];
+    if (text === undefined) return undefined;
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) throw badQuery(field, `${field} must be an ISO 8601 date-time`);
+    return at;
+  };
+  const from = instant('from');
+  const to = instant('to');
+  if (from !== undefined && to !== undefined && from > to) throw badQuery('from', 'from must not be after to');
+  return { status: query.status, msisdn, documentId: query.document_id, from, to };
+}
+
+export async function listOrders(deps: Deps, accountId: string, query: OrderQuery) {
+  const page = { page: query.page, limit: query.limit };
+  const { rows, total } = await orders.listOrders(deps.store.db, accountId, toFilter(query), page);
+  return { data: rows.map(orderRecordView), pagination: pageInfo(page, total) };
+}
+
+/** One order of the caller's account; another account's order is "not found", never "forbidden". */
+export async function getOrder(deps: Deps, accountId: string, id: string) {
+  const order = await orders.findOrder(deps.store.db, accountId, id);
+  if (!order) throw new AppError('not_found', `No recharge order ${id} in this account.`);
+  return orderDetailView(order);
+}

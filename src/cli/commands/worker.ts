@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../../config.js';
+import { createDeps } from '../../main.js';
+import { startWorkers } from '../../workers.js';
+import { onShutdown } from '../shutdown.js';
+
+export function workerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description('run the background workers alone (fulfilment, rate refresh)')
+    .action(async () => {
+      const deps = await createDeps(loadConfig());
+      const workers = startWorkers(deps);
+      onShutdown(deps.log, async () => {
+        await workers.stop();
+        await deps.store.close();
+      });
+    });
+}

@@ -1,0 +1,27 @@
+import type { Operator } from '../domain/operators.js';
+
+export interface TopUpRequest {
+  /** Our order id: the operator's idempotency reference for this top-up. */
+  readonly rechargeId: string;
+  readonly msisdn: string;
+  readonly operator: Operator;
+  /** Euro cents. */
+  readonly amount: bigint;
+  readonly fast: boolean;
+}
+
+export type OperatorAnswer =
+  | { readonly kind: 'success'; readonly reference: string }
+  | { readonly kind: 'failed'; readonly reason: string }
+  | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number };
+
+/** One way of talking to operators. Real connectors and the staging simulator share this shape. */
+export interface OperatorConnector {
+  readonly name: string;
+  topUp(request: TopUpRequest): Promise<OperatorAnswer>;
+  /**
+   * What the operator knows of an earlier top-up with this id: its final answer, or `unknown` when
+   * it never performed it. Asked before any resend, so one order is never topped up twice.
+   */
+  status(rechargeId: string): Promise<OperatorAnswer | { readonly kind: 'unknown' }>;
+}

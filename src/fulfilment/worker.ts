@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import type { Deps } from '../app/deps.js';
+import { claimOrders, recordVerdict, releaseOrders, whenNextDue, type OperatorVerdict } from '../app/fulfil-orders.js';
+import type { OrderRecord } from '../store/orders.repository.js';
+import type { OperatorConnector } from './connector.js';
+
+export interface FulfilmentOptions {
+  readonly workerId?: string;
+  /** Orders claimed at once; all of them are sent to the operator concurrently. */
+  readonly batchSize?: number;
+  /** How long a claim lasts: far longer than an operator call, so only a dead worker loses one. */
+  readonly claimTtlMs?: number;
+  /** Longest sleep when idle; a placed order wakes the worker sooner. */
+  readonly idlePollMs?: number;
+}
+
+export interface FulfilmentWorker {
+  readonly workerId: string;
+  /** Claims one batch of due orders and settles them; returns how many it claimed. */
+  runOnce(): Promise<number>;
+  start(): void;
+  /** Finishes the orders in hand, then stops. */
+  stop(): Promise<void>;
+}
+
+async function askOperator(connector: OperatorConnector, order: OrderRecord): Promise<OperatorVerdict> {
+  try {
+    // A second attempt may follow a send whose answer was lost (a crash, a timeout): ask first.
+    if (order.attempts > 1) {
+      const known = await connector.status(order.id);
+      if (known.kind !== 'unknown') return known;
+    }
+    return await connector.topUp({ rechargeId: order.id, msisdn: order.msisdn, operator: order.operator, amount: order.amount, fast: order.fast });
+  } catch (error) {
+    return { kind: 'retry', reason: `connector_error: ${(error as Error).message}`.slice(0, 200) };
+  }
+}
+
+export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector, options: FulfilmentOptions = {}): FulfilmentWorker {
+  const workerId = options.workerId ?? `worker_${randomBytes(6).toString('hex')}`;
+  const batchSize = options.batchSize ?? 64;
+  const claimTtlMs = options.claimTtlMs ?? 120_000;
+  const idlePollMs = options.idlePollMs ?? 1_000;
+  const stopping = new AbortController();
+  let loop: Promise<void> | undefined;
+
+  async function settle(order: OrderRecord): Promise<void> {
+    const verdict = await askOperator(connector, order);
+    try {
+      const settled = await recordVerdict(deps, order, workerId, verdict);
+      deps.log.debug({ order: order.id, status: settled?.status, verdict: verdict.kind }, 'order settled');
+    } catch (error) {
+      // The claim stays and expires; the next attempt asks the operator before sending again.
+      deps.log.error({ err: error, order: order.id }, 'could not record an operator answer');
+    }
+  }
+
+  async function runOnce(): Promise<number> {
+    const orders = await claimOrders(deps, workerId, batchSize, claimTtlMs);
+    if (stopping.signal.aborted) {
+      await releaseOrders(deps, workerId, orders.map((o) => o.id));
+      return 0;
+    }
+    await Promise.all(orders.map(settle));
+    return orders.length;
+  }
+
+  async function run(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      let claimed = 0;
+      try {
+        claimed = await runOnce();
+      } catch (error) {
+        deps.log.error({ err: error }, 'fulfilment pass failed');
+      }
+      if (claimed > 0 || stopping.signal.aborted) continue;
+      const due = await whenNextDue(deps).catch(() => undefined);
+      const sleepMs = due === undefined ? idlePollMs : Math.min(idlePollMs, Math.max(0, due - deps.clock.now()));
+      if (sleepMs > 0) await deps.signal.wait('orders', sleepMs, stopping.signal);
+    }
+  }
+
+  return {
+    workerId,
+    runOnce,
+    start() {
+      loop ??= run();
+    },
+    async stop() {
+      stopping.abort();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,316 @@
+import type { Selectable } from 'kysely';
+import type { Currency } from '../domain/currency.js';
+import type { Operator } from '../domain/operators.js';
+import type { OrderStatus } from '../domain/order-status.js';
+import { pageOffset, type PageRequest } from '../domain/pagination.js';
+import { big, flag, num } from './convert.js';
+import type { Db, Tx } from './database.js';
+import type { Dialect } from './dialect.js';
+import type { OrdersTable } from './schema.js';
+
+export interface OrderFigures {
+  readonly amount: bigint;
+  readonly eurRon: bigint;
+  readonly vat: bigint;
+  readonly fastFee: bigint;
+  readonly amountRon: bigint;
+  readonly fastFeeRon: bigint;
+  readonly netRon: bigint;
+  readonly grossRon: bigint;
+  readonly amountNet: bigint;
+  readonly amountGross: bigint;
+  readonly feeNet: bigint;
+  readonly feeGross: bigint;
+  readonly deduction: bigint;
+}
+
+export interface OrderRecord extends OrderFigures {
+  readonly id: string;
+  readonly accountId: string;
+  readonly requestId: string;
+  readonly arrayPosition: number;
+  readonly msisdn: string;
+  readonly operator: Operator;
+  readonly fast: boolean;
+  readonly currency: Currency;
+  readonly status: OrderStatus;
+  readonly attempts: number;
+  readonly nextAttemptAt: number;
+  readonly claimedBy: string | null;
+  readonly operatorReference: string | null;
+  readonly failureReason: string | null;
+  readonly passthrough: string | null;
+  readonly documentId: string | null;
+  readonly webhookName: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+function toRecord(r: Selectable<OrdersTable>): OrderRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    requestId: r.request_id,
+    arrayPosition: num(r.array_position),
+    msisdn: r.msisdn,
+    operator: r.operator as Operator,
+    amount: big(r.amount),
+    fast: flag(r.fast),
+    currency: r.currency as Currency,
+    eurRon: big(r.eur_ron_rate),
+    vat: big(r.vat_rate),
+    fastFee: big(r.fast_fee),
+    amountRon: big(r.amount_ron),
+    fastFeeRon: big(r.fast_fee_ron),
+    netRon: big(r.net_ron),
+    grossRon: big(r.gross_ron),
+    amountNet: big(r.amount_net),
+    amountGross: big(r.amount_gross),
+    feeNet: big(r.fee_net),
+    feeGross: big(r.fee_gross),
+    deduction: big(r.deduction),
+    status: r.status as OrderStatus,
+    attempts: num(r.attempts),
+    nextAttemptAt: num(r.next_attempt_at),
+    claimedBy: r.claimed_by,
+    operatorReference: r.operator_reference,
+    failureReason: r.failure_reason,
+    passthrough: r.passthrough,
+    documentId: r.document_id,
+    webhookName: r.webhook_name,
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+  };
+}
+
+export async function insertOrders(tx: Tx, orders: readonly OrderRecord[]): Promise<void> {
+  if (orders.length === 0) return;
+  await tx
+    .insertInto('orders')
+    .values(
+      orders.map((o) => ({
+        id: o.id,
+        account_id: o.accountId,
+        request_id: o.requestId,
+        array_position: o.arrayPosition,
+        msisdn: o.msisdn,
+        operator: o.operator,
+        amount: o.amount,
+        fast: o.fast ? 1 : 0,
+        currency: o.currency,
+        eur_ron_rate: o.eurRon,
+        vat_rate: o.vat,
+        fast_fee: o.fastFee,
+        amount_ron: o.amountRon,
+        fast_fee_ron: o.fastFeeRon,
+        net_ron: o.netRon,
+        gross_ron: o.grossRon,
+        amount_net: o.amountNet,
+        amount_gross: o.amountGross,
+        fee_net: o.feeNet,
+        fee_gross: o.feeGross,
+        deduction: o.deduction,
+        status: o.status,
+        attempts: o.attempts,
+        next_attempt_at: o.nextAttemptAt,
+        claimed_by: o.claimedBy,
+        operator_reference: o.operatorReference,
+        failure_reason: o.failureReason,
+        passthrough: o.passthrough,
+        document_id: o.documentId,
+        webhook_name: o.webhookName,
+        created_at: o.createdAt,
+        updated_at: o.updatedAt,
+      })),
+    )
+    .execute();
+}
+
+export interface OrderTotals {
+  readonly count: bigint;
+  readonly deduction: bigint;
+  readonly amountNet: bigint;
+  readonly amountGross: bigint;
+  readonly feeNet: bigint;
+  readonly feeGross: bigint;
+}
+
+/**
+ * Takes the money for a batch and adds it to the account's order totals, only if the balance covers
+ * it: the guard and the CHECK constraint, not a prior read, decide. Returns the new balance, or
+ * undefined when the credit is short.
+ */
+export async function debitForOrders(tx: Tx, accountId: string, totals: OrderTotals): Promise<bigint | undefined> {
+  const row = await tx
+    .updateTable('accounts')
+    .set((eb) => ({
+      balance: eb('balance', '-', totals.deduction),
+      orders_count: eb('orders_count', '+', totals.count),
+      orders_placed: eb('orders_placed', '+', totals.count),
+      orders_amount_net: eb('orders_amount_net', '+', totals.amountNet),
+      orders_amount_gross: eb('orders_amount_gross', '+', totals.amountGross),
+      orders_fee_net: eb('orders_fee_net', '+', totals.feeNet),
+      orders_fee_gross: eb('orders_fee_gross', '+', totals.feeGross),
+    }))
+    .where('id', '=', accountId)
+    .where('balance', '>=', totals.deduction)
+    .returning('balance')
+    .executeTakeFirst();
+  return row ? big(row.balance) : undefined;
+}
+
+/** Gives a FAILED order's deduction back and takes it out of the totals; returns the new balance. */
+export async function refundOrder(tx: Tx, order: OrderRecord): Promise<bigint> {
+  const row = await tx
+    .updateTable('accounts')
+    .set((eb) => ({
+      balance: eb('balance', '+', order.deduction),
+      orders_count: eb('orders_count', '-', 1),
+      orders_amount_net: eb('orders_amount_net', '-', order.amountNet),
+      orders_amount_gross: eb('orders_amount_gross', '-', order.amountGross),
+      orders_fee_net: eb('orders_fee_net', '-', order.feeNet),
+      orders_fee_gross: eb('orders_fee_gross', '-', order.feeGross),
+    }))
+    .where('id', '=', order.accountId)
+    .returning('balance')
+    .executeTakeFirstOrThrow();
+  return big(row.balance);
+}
+
+export interface OrderFilter {
+  readonly status?: OrderStatus;
+  readonly msisdn?: string;
+  readonly documentId?: string;
+  readonly from?: number;
+  readonly to?: number;
+}
+
+const hasFilter = (f: OrderFilter) => Object.values(f).some((v) => v !== undefined);
+
+/** One page of an account's orders, most recent first, and how many match in all. */
+export async function listOrders(
+  db: Db,
+  accountId: string,
+  filter: OrderFilter,
+  page: PageRequest,
+): Promise<{ rows: OrderRecord[]; total: number }> {
+  let query = db.selectFrom('orders').where('account_id', '=', accountId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.msisdn) query = query.where('msisdn', '=', filter.msisdn);
+  if (filter.documentId) query = query.where('document_id', '=', filter.documentId);
+  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
+  const rowsQuery = query
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('array_position', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(pageOffset(page));
+  // Without a filter the count is kept on the account row: no scan over a million orders.
+  const countQuery = hasFilter(filter)
+    ? query.select((eb) => eb.fn.countAll().as('total'))
+    : db.selectFrom('accounts').select('orders_placed as total').where('id', '=', accountId);
+  const [rows, count] = await Promise.all([rowsQuery.execute(), countQuery.executeTakeFirst()]);
+  return { rows: rows.map(toRecord), total: count ? num(count.total as number | bigint) : 0 };
+}
+
+export async function findOrder(db: Db | Tx, accountId: string, id: string): Promise<OrderRecord | undefined> {
+  const row = await db.selectFrom('orders').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+export async function findOrderById(db: Db | Tx, id: string): Promise<OrderRecord | undefined> {
+  const row = await db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+/**
+ * Claims up to `limit` due orders for one worker: PENDING orders whose attempt is due, and PROCESSING
+ * orders whose claim ran out (their worker died). Fast orders first. On PostgreSQL, rows another worker
+ * is claiming are skipped rather than waited for.
+ */
+export async function claimDueOrders(
+  tx: Tx,
+  dialect: Dialect,
+  claim: { now: number; limit: number; workerId: string; claimUntil: number },
+): Promise<OrderRecord[]> {
+  let due = tx
+    .selectFrom('orders')
+    .select('id')
+    .where('status', 'in', ['PENDING', 'PROCESSING'])
+    .where('next_attempt_at', '<=', claim.now)
+    .orderBy('fast', 'desc')
+    .orderBy('next_attempt_at')
+    .limit(claim.limit);
+  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  const ids = (await due.execute()).map((r) => r.id);
+  if (ids.length === 0) return [];
+  const rows = await tx
+    .updateTable('orders')
+    .set((eb) => ({
+      status: 'PROCESSING',
+      claimed_by: claim.workerId,
+      next_attempt_at: claim.claimUntil,
+      attempts: eb('attempts', '+', 1),
+      updated_at: claim.now,
+    }))
+    .where('id', 'in', ids)
+    .returningAll()
+    .execute();
+  return rows.map(toRecord).sort((a, b) => Number(b.fast) - Number(a.fast) || a.createdAt - b.createdAt);
+}
+
+/**
+ * Moves a claimed order to its outcome, only while this worker still holds the claim: a worker whose
+ * claim was taken over cannot settle the order a second time. Returns the settled order, or undefined.
+ */
+export async function settleClaimedOrder(
+  tx: Tx,
+  id: string,
+  workerId: string,
+  outcome:
+    | { status: 'SUCCESS'; operatorReference: string; now: number }
+    | { status: 'FAILED'; failureReason: string; now: number }
+    | { status: 'PENDING'; nextAttemptAt: number; failureReason: string; now: number },
+): Promise<OrderRecord | undefined> {
+  const row = await tx
+    .updateTable('orders')
+    .set({
+      status: outcome.status,
+      claimed_by: null,
+      updated_at: outcome.now,
+      ...(outcome.status === 'SUCCESS' ? { operator_reference: outcome.operatorReference, failure_reason: null } : {}),
+      ...(outcome.status === 'FAILED' ? { failure_reason: outcome.failureReason } : {}),
+      ...(outcome.status === 'PENDING' ? { next_attempt_at: outcome.nextAttemptAt, failure_reason: outcome.failureReason } : {}),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'PROCESSING')
+    .where('claimed_by', '=', workerId)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toRecord(row);
+}
+
+/** Hands back claims a stopping worker has not started on, so others take them at once. */
+export async function releaseClaims(db: Db, workerId: string, ids: readonly string[], now: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('orders')
+    .set((eb) => ({ status: 'PENDING', claimed_by: null, next_attempt_at: now, attempts: eb('attempts', '-', 1), updated_at: now }))
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'PROCESSING')
+    .where('claimed_by', '=', workerId)
+    .execute();
+}
+
+/** The earliest moment an open order becomes due, so an idle worker knows how long it may sleep. */
+export async function nextDueAt(db: Db): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+    .where('status', 'in', ['PENDING', 'PROCESSING'])
+    .executeTakeFirst();
+  return row?.due === null || row?.due === undefined ? undefined : num(row.due as number | bigint);
+}
+

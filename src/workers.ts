@@ -1,0 +1,37 @@
+import type { Deps } from './app/deps.js';
+import { fetchRate } from './app/rates.js';
+import { createConnector } from './fulfilment/connectors.js';
+import { createFulfilmentWorker } from './fulfilment/worker.js';
+
+export interface RunningWorkers {
+  stop(): Promise<void>;
+}
+
+const RATE_REFRESH_MS = 3_600_000;
+
+/**
+ * The background work of one process: fulfilment, and in production (with no fixed rate) an hourly
+ * refresh of the EUR/RON rate from the National Bank of Romania feed.
+ */
+export function startWorkers(deps: Deps): RunningWorkers {
+  const fulfilment = createFulfilmentWorker(deps, createConnector(deps));
+  fulfilment.start();
+  let rateTimer: NodeJS.Timeout | undefined;
+  if (deps.config.environment === 'production' && deps.config.fixedEurRonRate === undefined) {
+    const refresh = () =>
+      fetchRate(deps).then(
+        (rate) => deps.log.info({ rate }, 'exchange rate refreshed'),
+        (error: unknown) => deps.log.warn({ err: error }, 'exchange rate refresh failed'),
+      );
+    void refresh();
+    rateTimer = setInterval(refresh, RATE_REFRESH_MS);
+    rateTimer.unref();
+  }
+  deps.log.info({ worker: fulfilment.workerId }, 'workers started');
+  return {
+    async stop() {
+      clearInterval(rateTimer);
+      await fulfilment.stop();
+    },
+  };
+}
