@@ -67,16 +67,17 @@ export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector,
 
   async function run(): Promise<void> {
     while (!stopping.signal.aborted) {
-      let claimed = 0;
+      let sleepMs: number;
       try {
-        claimed = await runOnce();
+        if ((await runOnce()) > 0) continue;
+        const due = await whenNextDue(deps);
+        sleepMs = due === undefined ? idlePollMs : Math.min(idlePollMs, Math.max(1, due - deps.clock.now()));
       } catch (error) {
+        // The database may be down: back off for a poll interval rather than spin.
         deps.log.error({ err: error }, 'fulfilment pass failed');
+        sleepMs = idlePollMs;
       }
-      if (claimed > 0 || stopping.signal.aborted) continue;
-      const due = await whenNextDue(deps).catch(() => undefined);
-      const sleepMs = due === undefined ? idlePollMs : Math.min(idlePollMs, Math.max(0, due - deps.clock.now()));
-      if (sleepMs > 0) await deps.signal.wait('orders', sleepMs, stopping.signal);
+      if (!stopping.signal.aborted) await deps.signal.wait('orders', sleepMs, stopping.signal);
     }
   }
 

@@ -31,8 +31,18 @@ function fieldPath(instancePath: string): string {
 
 const join = (path: string, name: string) => (path ? `${path}.${name}` : name);
 
+/** A problem inside `recharges[N]` names its entry by arrayPosition, as the interface document numbers entries. */
+function withPosition(problem: FieldProblem): FieldProblem {
+  const match = /^recharges\[(\d+)\]/.exec(problem.field);
+  return match ? { arrayPosition: Number(match[1]), ...problem } : problem;
+}
+
 export function fieldProblems(errors: readonly ErrorObject[], root: string): FieldProblem[] {
-  return errors.map((e) => {
+  return errors.map((e) => withPosition(problemOf(e, root)));
+}
+
+function problemOf(e: ErrorObject, root: string): FieldProblem {
+  {
     const path = fieldPath(e.instancePath);
     switch (e.keyword) {
       case 'required': {
@@ -52,5 +62,5 @@ export function fieldProblems(errors: readonly ErrorObject[], root: string): Fie
         return { field, code: `invalid_${e.keyword}`.toLowerCase(), message: `${field} ${e.message ?? 'is not valid'}` };
       }
     }
-  });
+  }
 }

@@ -1,5 +1,7 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -105,8 +107,60 @@ describeEachDialect('the topup command line', (dialect) => {
     [['keys', 'revoke', 'key_nope', '--json'], 'No API key'],
     [['frobnicate'], 'unknown command'],
     [['serve', '--port', 'http'], 'port'],
+    [['rates', 'set', '--json'], "required option '--eur-ron"],
   ])('refuses %j with one line on stderr', async (args, message) => {
     expect(refused(await topup(env, ...args))).toContain(message);
+  });
+
+  it('rates set and rates fetch (from a local copy of the feed)', async () => {
+    expect(json(await topup(env, 'rates', 'set', '--eur-ron', '4.9773', '--json'))).toEqual({
+      eurRon: '4.9773',
+      source: 'manual',
+      storedAt: expect.stringMatching(/Z$/),
+    });
+    expect(refused(await topup(env, 'rates', 'set', '--eur-ron', '4.97731', '--json'))).toContain('4 decimals');
+    const feed = createServer((_req, res) => res.end(readFileSync('test/fixtures/nbrfxrates.xml')));
+    await new Promise<void>((r) => feed.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/nbrfxrates.xml`;
+    try {
+      expect(json(await topup({ ...env, TOPUP_BNR_FEED_URL: url }, 'rates', 'fetch', '--json'))).toEqual({
+        eurRon: '4.9773',
+        source: 'bnr',
+        rateDate: '2026-11-20',
+        storedAt: expect.stringMatching(/Z$/),
+      });
+    } finally {
+      feed.close();
+    }
+    expect(refused(await topup({ ...env, TOPUP_BNR_FEED_URL: 'http://127.0.0.1:9/none' }, 'rates', 'fetch', '--json'))).toContain('rates feed');
+  });
+
+  it('serve answers a real client, fulfils orders and stops on SIGTERM', async () => {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--demo'], {
+      env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', TOPUP_SIMULATOR_DELAY_MS: '0', ...env },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100 && !/Serving|Try:/.test(out); i++) await new Promise((r) => setTimeout(r, 100));
+    const key = /tk_test_[a-z2-7]+/.exec(out)?.[0] ?? json(await topup(env, 'demo', '--json')).key;
+    const headers = { 'x-authorization': key, 'content-type': 'application/json' };
+    const balance = await fetch(`${base}/v1/account/balance`, { headers });
+    expect(balance.status).toBe(200);
+    await fetch(`${base}/v1/check-number`, { method: 'POST', headers, body: JSON.stringify({ phone_number: '0744600001' }) });
+    const placed = await fetch(`${base}/v1/recharge`, { method: 'POST', headers, body: JSON.stringify({ recharges: [{ phone_number: '0744600001', amount: 5 }] }) });
+    expect(placed.status).toBe(201);
+    const id = ((await placed.json()) as { orderSummary: Array<{ rechargeId: string }> }).orderSummary[0]!.rechargeId;
+    let status = '';
+    for (let i = 0; i < 100 && status !== 'SUCCESS'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = ((await (await fetch(`${base}/v1/account/recharges/${id}`, { headers })).json()) as { recharge_status: string }).recharge_status;
+    }
+    expect(status).toBe('SUCCESS');
+    const exited = new Promise<number | null>((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 
   it('refuses bad settings with a message naming the variable', async () => {

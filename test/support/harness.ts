@@ -131,3 +131,22 @@ export function useTestContext(dialect: Dialect, env: Record<string, string> = {
   });
   return holder;
 }
+
+/** The number checks a recharge needs, done through the API as a client would. */
+export async function checkNumbers(ctx: TestContext, key: string, numbers: readonly string[]): Promise<void> {
+  for (const phone_number of numbers) {
+    const response = await ctx.call(key, { method: 'POST', url: '/v1/check-number', payload: { phone_number } });
+    if (!response.json().isValid) throw new Error(`fixture number ${phone_number} is not valid: ${response.body}`);
+  }
+}
+
+export function recharge(ctx: TestContext, key: string, payload: object, headers: Record<string, string> = {}) {
+  return ctx.call(key, { method: 'POST', url: '/v1/recharge', payload, headers });
+}
+
+/** Settings that make the simulator answer at once and prices predictable. */
+export const FAST_SIMULATOR: Record<string, string> = {
+  TOPUP_SIMULATOR_DELAY_MS: '0',
+  TOPUP_SIMULATOR_FAST_DELAY_MS: '0',
+  TOPUP_EUR_RON_RATE: '4.9773',
+};

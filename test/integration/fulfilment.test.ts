@@ -1,0 +1,147 @@
+import { expect, it } from 'vitest';
+import { claimOrders, recordVerdict } from '../../src/app/fulfil-orders.js';
+import { MAX_OPERATOR_ATTEMPTS, OPERATOR_RETRY_DELAYS_MS } from '../../src/domain/retry-schedule.js';
+import { createConnector } from '../../src/fulfilment/connectors.js';
+import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
+import { findOrderById } from '../../src/store/orders.repository.js';
+import { simulatedTopupCounts } from '../../src/store/simulator.repository.js';
+import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext, type TestContext } from '../support/harness.js';
+
+async function place(ctx: TestContext, numbers: string[], options: { credit?: string; fast?: boolean } = {}) {
+  const account = await ctx.account({ credit: options.credit ?? '1000.00' });
+  await checkNumbers(ctx, account.key, numbers);
+  const response = await recharge(ctx, account.key, {
+    recharges: numbers.map((phone_number) => ({ phone_number, amount: 5 })),
+    fast_recharge: options.fast ?? false,
+  });
+  expect(response.statusCode).toBe(201);
+  const ids: string[] = response.json().orderSummary.map((o: { rechargeId: string }) => o.rechargeId);
+  return { ...account, ids };
+}
+
+const order = (ctx: TestContext, id: string) => findOrderById(ctx.deps.store.db, id);
+const balance = async (ctx: TestContext, key: string) => (await ctx.call(key, { method: 'GET', url: '/v1/account/balance' })).json().balance;
+
+/** Runs workers until no order is due now; returns how many were claimed in all. */
+async function drain(worker: { runOnce(): Promise<number> }) {
+  let total = 0;
+  for (let n = await worker.runOnce(); n > 0; n = await worker.runOnce()) total += n;
+  return total;
+}
+
+async function ledgerMatchesBalance(ctx: TestContext, accountId: string) {
+  const db = ctx.deps.store.db;
+  const entries = await db.selectFrom('ledger_entries').select('amount').where('account_id', '=', accountId).execute();
+  const account = await db.selectFrom('accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+  expect(entries.reduce((sum, e) => sum + BigInt(e.amount), 0n)).toBe(BigInt(account.balance));
+}
+
+describeEachDialect('fulfilment with the staging simulator', (dialect) => {
+  const t = useTestContext(dialect, FAST_SIMULATOR);
+  const worker = () => createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps), { batchSize: 10 });
+
+  it('tops up an ordinary number: PENDING → SUCCESS', async () => {
+    const { ids, key, accountId } = await place(t.ctx, ['0744400001']);
+    expect((await order(t.ctx, ids[0]!))?.status).toBe('PENDING');
+    await drain(worker());
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS', operatorReference: expect.stringMatching(/^SIM-/), failureReason: null, claimedBy: null });
+    expect(await balance(t.ctx, key)).toBe(969.88);
+    await ledgerMatchesBalance(t.ctx, accountId);
+  });
+
+  it.each([
+    ['0744400991', 'operator_declined'],
+    ['0744400992', 'invalid_subscriber'],
+  ])('fails %s with %s and refunds in the same transaction', async (number, reason) => {
+    const { ids, key, accountId } = await place(t.ctx, [number, '0744400002']);
+    await drain(worker());
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'FAILED', failureReason: reason });
+    expect(await order(t.ctx, ids[1]!)).toMatchObject({ status: 'SUCCESS' });
+    expect(await balance(t.ctx, key)).toBe(969.88);
+    const refunds = await t.ctx.deps.store.db.selectFrom('ledger_entries').select(['amount', 'order_id']).where('kind', '=', 'refund').where('account_id', '=', accountId).execute();
+    expect(refunds.map((r) => [Number(r.amount), r.order_id])).toEqual([[3012, ids[0]]]);
+    const summary = (await t.ctx.call(key, { method: 'GET', url: '/v1/account' })).json();
+    expect(summary).toMatchObject({ totalConsumed: 30.12, creditRemaining: 969.88, orderSummary: { recharges: { count: 1, totalDeducted: 30.12, totalAmountNet: 24.89 } } });
+    await ledgerMatchesBalance(t.ctx, accountId);
+  });
+
+  it('retries 993 after the operator was unavailable, then succeeds', async () => {
+    const { ids } = await place(t.ctx, ['0744400993']);
+    await drain(worker());
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'PENDING', failureReason: 'operator_unavailable', attempts: 1 });
+    expect(await drain(worker())).toBe(0); // not due yet
+    t.ctx.clock.advance(OPERATOR_RETRY_DELAYS_MS[0]!);
+    await drain(worker());
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS', failureReason: null, attempts: 2 });
+  });
+
+  it('gives 994 up as operator_timeout after the retries, with a refund', async () => {
+    const { ids, key } = await place(t.ctx, ['0744400994']);
+    for (let attempt = 1; attempt <= MAX_OPERATOR_ATTEMPTS; attempt++) {
+      expect(await drain(worker())).toBe(1);
+      t.ctx.clock.advance(OPERATOR_RETRY_DELAYS_MS[attempt - 1] ?? 0);
+    }
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'FAILED', failureReason: 'operator_timeout', attempts: MAX_OPERATOR_ATTEMPTS });
+    expect(await balance(t.ctx, key)).toBe(1000);
+  });
+
+  it('takes fast orders before normal ones', async () => {
+    await drain(worker());
+    const normal = await place(t.ctx, ['0744400011'], { fast: false });
+    t.ctx.clock.advance(1);
+    const fast = await place(t.ctx, ['0744400012'], { fast: true });
+    const one = createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps), { batchSize: 1 });
+    await one.runOnce();
+    expect((await order(t.ctx, fast.ids[0]!))?.status).toBe('SUCCESS');
+    expect((await order(t.ctx, normal.ids[0]!))?.status).toBe('PENDING');
+  });
+
+  it('never tops up twice when a worker dies after sending', async () => {
+    await drain(worker());
+    const { ids } = await place(t.ctx, ['0744400021']);
+    const connector = createConnector(t.ctx.deps);
+    // Worker A claims the order and sends it, then dies before recording the answer.
+    const [claimed] = await claimOrders(t.ctx.deps, 'worker_a', 10, 60_000);
+    expect(claimed?.id).toBe(ids[0]);
+    await connector.topUp({ rechargeId: claimed!.id, msisdn: claimed!.msisdn, operator: claimed!.operator, amount: claimed!.amount, fast: false });
+    // Its claim holds until it expires; then worker B takes over and asks before resending.
+    const b = createFulfilmentWorker(t.ctx.deps, connector, { workerId: 'worker_b' });
+    expect(await b.runOnce()).toBe(0);
+    t.ctx.clock.advance(60_001);
+    expect(await b.runOnce()).toBe(1);
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS', attempts: 2 });
+    expect((await simulatedTopupCounts(t.ctx.deps.store.db)).get(ids[0]!)).toBe(1);
+    // Worker A, back from the dead, cannot settle the order again.
+    expect(await recordVerdict(t.ctx.deps, claimed!, 'worker_a', { kind: 'failed', reason: 'late' })).toBeUndefined();
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS' });
+  });
+
+  it('sends an order a dead worker never sent', async () => {
+    await drain(worker());
+    const { ids } = await place(t.ctx, ['0744400022']);
+    await claimOrders(t.ctx.deps, 'worker_dead', 10, 60_000);
+    t.ctx.clock.advance(60_001);
+    await drain(worker());
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS' });
+    expect((await simulatedTopupCounts(t.ctx.deps.store.db)).get(ids[0]!)).toBe(1);
+  });
+
+  it('wakes a sleeping worker as soon as an order is placed', async () => {
+    await drain(worker());
+    const sleeper = createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps), { idlePollMs: 60_000 });
+    sleeper.start();
+    await new Promise((r) => setTimeout(r, 50));
+    const { ids } = await place(t.ctx, ['0744400031']);
+    for (let i = 0; i < 200 && (await order(t.ctx, ids[0]!))?.status !== 'SUCCESS'; i++) await new Promise((r) => setTimeout(r, 10));
+    await sleeper.stop();
+    expect((await order(t.ctx, ids[0]!))?.status).toBe('SUCCESS');
+  });
+});
+
+describeEachDialect('fulfilment in production', (dialect) => {
+  const t = useTestContext(dialect, { TOPUP_ENV: 'production' });
+
+  it('refuses the simulator unless TOPUP_ALLOW_SIMULATOR=true', () => {
+    expect(() => createConnector(t.ctx.deps)).toThrow(/TOPUP_ALLOW_SIMULATOR/);
+  });
+});
