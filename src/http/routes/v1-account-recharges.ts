@@ -5,7 +5,7 @@ import { getOrder, listOrders } from '../../app/orders.js';
 import { OPERATORS } from '../../domain/operators.js';
 import { ORDER_STATUSES } from '../../domain/order-status.js';
 import { principalOf } from '../auth.js';
-import { envelopeOf, PageQuerySchema, problemResponses, Timestamp } from '../schemas/common.js';
+import { DecimalText, envelopeOf, PageQuerySchema, problemResponses, Timestamp } from '../schemas/common.js';
 
 const Status = Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)));
 
@@ -23,7 +23,7 @@ export const OrderRecordSchema = Type.Object({
   passthrough: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
 });
 
-const Decimal = Type.String({ pattern: '^-?\\d+\\.\\d+$' });
+const Decimal = DecimalText();
 const OrderDetail = Type.Composite([
   OrderRecordSchema,
   Type.Object({

@@ -4,9 +4,8 @@ import type { Deps } from '../../app/deps.js';
 import { placeRecharge } from '../../app/place-recharge.js';
 import { OPERATORS } from '../../domain/operators.js';
 import { principalOf } from '../auth.js';
-import { problemResponses } from '../schemas/common.js';
+import { DecimalText as Decimal, problemResponses } from '../schemas/common.js';
 
-const Decimal = (description: string) => Type.String({ pattern: '^-?\\d+\\.\\d+$', description });
 
 export const rechargeBody = (maxEntries: number) =>
   Type.Object(

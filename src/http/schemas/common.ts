@@ -40,6 +40,9 @@ export const PaginationSchema = Type.Object({
 
 export const envelopeOf = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), pagination: PaginationSchema });
 
+/** Money and rates as exact decimal text ("5.00", "4.9773"). */
+export const DecimalText = (description?: string) => Type.String({ pattern: '^-?\\d+\\.\\d+$', ...(description ? { description } : {}) });
+
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 
 /** Every `/v1` response may be an error; the OpenAPI document says so once per route. */
