@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock, type Deps } from './app/deps.js';
 import type { Config } from './config.js';
+import { systemResolver } from './app/host-resolver.js';
 import { WorkSignal } from './app/work-signal.js';
 import { createLogger } from './logger.js';
 import { migrate, openStore } from './store/database.js';
@@ -16,7 +17,7 @@ export async function createDeps(
     // Every entry point migrates first: it is idempotent, runs under the migrator's lock, and spares
     // a newcomer the "no such table" surprise on the embedded default.
     const migrated = await migrate(store);
-    return { config, store, clock: overrides.clock ?? systemClock, log, signal: new WorkSignal(), migrated };
+    return { config, store, clock: overrides.clock ?? systemClock, log, signal: new WorkSignal(), resolveHost: systemResolver, migrated };
   } catch (error) {
     await store.close();
     throw error;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Store } from '../store/database.js';
+import type { HostResolver } from './host-resolver.js';
 import type { WorkSignal } from './work-signal.js';
 
 /** Wall-clock time as epoch milliseconds; a parameter so tests drive time instead of sleeping. */
@@ -17,4 +18,6 @@ export interface Deps {
   readonly clock: Clock;
   readonly log: Logger;
   readonly signal: WorkSignal;
+  /** DNS, a parameter so tests can make names resolve to the addresses an attack would use. */
+  readonly resolveHost: HostResolver;
 }

@@ -2,6 +2,7 @@ import { decideRetry } from '../domain/retry-schedule.js';
 import { appendLedgerEntries } from '../store/ledger.repository.js';
 import { claimDueOrders, nextDueAt, refundOrder, releaseClaims, settleClaimedOrder, type OrderRecord } from '../store/orders.repository.js';
 import type { Deps } from './deps.js';
+import { enqueueOrderEvent } from './webhook-events.js';
 
 /** What an operator said about one order, as the worker hands it over to be recorded. */
 export type OperatorVerdict =
@@ -33,9 +34,11 @@ export function whenNextDue(deps: Deps): Promise<number | undefined> {
 export async function recordVerdict(deps: Deps, order: OrderRecord, workerId: string, verdict: OperatorVerdict): Promise<OrderRecord | undefined> {
   const now = deps.clock.now();
   const decision = verdict.kind === 'retry' ? decideRetry(order.attempts, verdict.retryAfterMs) : undefined;
-  return deps.store.db.transaction().execute(async (tx) => {
+  const settled = await deps.store.db.transaction().execute(async (tx) => {
     if (verdict.kind === 'success') {
-      return settleClaimedOrder(tx, order.id, workerId, { status: 'SUCCESS', operatorReference: verdict.reference, now });
+      const succeeded = await settleClaimedOrder(tx, order.id, workerId, { status: 'SUCCESS', operatorReference: verdict.reference, now });
+      if (succeeded) await enqueueOrderEvent(tx, succeeded, now);
+      return succeeded;
     }
     if (decision?.outcome === 'retry') {
       return settleClaimedOrder(tx, order.id, workerId, { status: 'PENDING', nextAttemptAt: now + decision.delayMs, failureReason: verdict.reason, now });
@@ -46,6 +49,9 @@ export async function recordVerdict(deps: Deps, order: OrderRecord, workerId: st
     await appendLedgerEntries(tx, [
       { accountId: failed.accountId, kind: 'refund', amount: failed.deduction, balanceAfter, orderId: failed.id, createdAt: now },
     ]);
+    await enqueueOrderEvent(tx, failed, now);
     return failed;
   });
+  if (settled && settled.status !== 'PENDING' && settled.webhookName !== null) deps.signal.notify('events');
+  return settled;
 }

@@ -9,6 +9,7 @@ import { migrateCommand } from './commands/migrate.js';
 import { portabilityCommand } from './commands/portability.js';
 import { ratesCommand } from './commands/rates.js';
 import { serveCommand } from './commands/serve.js';
+import { webhooksCommand } from './commands/webhooks.js';
 import { workerCommand } from './commands/worker.js';
 
 export function buildProgram(): Command {
@@ -16,7 +17,7 @@ export function buildProgram(): Command {
     .description('Prepaid mobile top-up service')
     .showSuggestionAfterError()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  for (const register of [migrateCommand, serveCommand, workerCommand, accountsCommand, keysCommand, depositsCommand, ratesCommand, portabilityCommand, demoCommand]) {
+  for (const register of [migrateCommand, serveCommand, workerCommand, accountsCommand, keysCommand, depositsCommand, ratesCommand, webhooksCommand, portabilityCommand, demoCommand]) {
     register(program);
   }
   return program;

@@ -146,7 +146,51 @@ export interface SimulatorTopupsTable {
   created_at: DbInt;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  url: string;
+  /** whsec_… as issued: the signing key of both signature schemes. */
+  secret: string;
+  disabled_at: DbInt | null;
+  disabled_reason: string | null;
+  created_at: DbInt;
+}
+
+export interface WebhookEventsTable {
+  /** The webhook-id header: stable across retries, so receivers can de-duplicate. */
+  id: string;
+  account_id: string;
+  endpoint_id: string;
+  order_id: string;
+  type: string;
+  /** The exact body sent on every attempt. */
+  payload: string;
+  status: string;
+  attempts: DbIntWithDefault;
+  next_attempt_at: DbInt;
+  claimed_by: string | null;
+  last_status_code: DbInt | null;
+  last_error: string | null;
+  created_at: DbInt;
+  delivered_at: DbInt | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number | bigint>;
+  event_id: string;
+  attempted_at: DbInt;
+  status_code: DbInt | null;
+  latency_ms: DbInt;
+  error: string | null;
+  outcome: string;
+}
+
 export interface Database {
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_attempts: WebhookAttemptsTable;
   exchange_rates: ExchangeRatesTable;
   orders: OrdersTable;
   idempotency_keys: IdempotencyKeysTable;

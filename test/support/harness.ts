@@ -11,6 +11,7 @@ import { createApiKey, KeyCache } from '../../src/app/api-keys.js';
 import type { Clock, Deps } from '../../src/app/deps.js';
 import { addDeposit } from '../../src/app/deposits.js';
 import { WorkSignal } from '../../src/app/work-signal.js';
+import { systemResolver, type HostResolver } from '../../src/app/host-resolver.js';
 import { loadConfig, type DatabaseTarget } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { migrate, openStore } from '../../src/store/database.js';
@@ -21,7 +22,8 @@ export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
 
 /** Time in tests moves only when a test moves it. */
 export class FakeClock implements Clock {
-  constructor(private current = Date.parse('2026-03-02T10:00:00.000Z')) {}
+  // Starts at the real time so signatures with timestamps verify, then moves only when told to.
+  constructor(private current = Date.now()) {}
   now(): number {
     return this.current;
   }
@@ -84,13 +86,13 @@ export interface TestContext {
   call(key: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
-export async function openTestContext(dialect: Dialect, env: Record<string, string> = {}): Promise<TestContext> {
+export async function openTestContext(dialect: Dialect, env: Record<string, string> = {}, resolveHost: HostResolver = systemResolver): Promise<TestContext> {
   const database = await createTestDatabase(dialect);
   const config = loadConfig({ TOPUP_ENV: 'staging', ...env });
   const store = openStore(database.target);
   await migrate(store);
   const clock = new FakeClock();
-  const deps: Deps = { config, store, clock, log: pino({ level: 'silent' }), signal: new WorkSignal() };
+  const deps: Deps = { config, store, clock, log: pino({ level: 'silent' }), signal: new WorkSignal(), resolveHost };
   const keyCache = new KeyCache(clock);
   const app = await buildApp(deps, { keyCache });
   await app.ready();
@@ -121,10 +123,14 @@ export async function closeTestContext(ctx: TestContext): Promise<void> {
 }
 
 /** Opens a context before the suite's tests and closes it after; read `.ctx` inside tests. */
-export function useTestContext(dialect: Dialect, env: Record<string, string> = {}): { readonly ctx: TestContext } {
+export function useTestContext(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  resolveHost: HostResolver = systemResolver,
+): { readonly ctx: TestContext } {
   const holder: { ctx: TestContext } = { ctx: undefined as unknown as TestContext };
   beforeAll(async () => {
-    holder.ctx = await openTestContext(dialect, env);
+    holder.ctx = await openTestContext(dialect, env, resolveHost);
   });
   afterAll(async () => {
     if (holder.ctx) await closeTestContext(holder.ctx);

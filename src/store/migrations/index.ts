@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import type { Dialect } from '../dialect.js';
 import { accountsAndLedger } from './0001-accounts-and-ledger.js';
 import { orders } from './0002-orders.js';
+import { webhooks } from './0003-webhooks.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -11,5 +12,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-accounts-and-ledger': accountsAndLedger(dialect),
     '0002-orders': orders(dialect),
+    '0003-webhooks': webhooks(dialect),
   };
 }

@@ -1,0 +1,107 @@
+import { AppError } from '../domain/errors.js';
+import { decideDelivery, parseRetryAfter } from '../domain/webhook-schedule.js';
+import * as store from '../store/webhooks.repository.js';
+import type { Deps } from './deps.js';
+import type { ResolvedAddress } from './host-resolver.js';
+import { checkDestination } from './webhooks.js';
+
+export interface SendResult {
+  readonly statusCode?: number;
+  readonly retryAfter?: string;
+  readonly error?: string;
+  readonly latencyMs: number;
+}
+
+/** Sends one signed POST to `url`, connected to the already checked `address`; never follows redirects. */
+export type WebhookSender = (request: {
+  url: URL;
+  address: ResolvedAddress;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}) => Promise<SendResult>;
+
+export type Signer = (secret: string, id: string, timestampSeconds: number, body: string) => Record<string, string>;
+
+export function claimEvents(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<store.EventRecord[]> {
+  const now = deps.clock.now();
+  return deps.store.db
+    .transaction()
+    .execute((tx) => store.claimDueEvents(tx, deps.store.dialect, { now, limit, workerId, claimUntil: now + claimTtlMs }));
+}
+
+export function whenNextEventDue(deps: Deps): Promise<number | undefined> {
+  return store.nextEventDueAt(deps.store.db);
+}
+
+export interface DeliveryTools {
+  readonly send: WebhookSender;
+  readonly sign: Signer;
+  readonly timeoutMs: number;
+  /** In [-1, 1]: spreads retries so a recovering receiver is not hit by all of them at once. */
+  readonly jitter: () => number;
+}
+
+/**
+ * One delivery attempt of a claimed event: checks the destination again (DNS may have changed since
+ * registration), signs with this attempt's timestamp, sends, and records the attempt with its
+ * consequence in one transaction. Returns the event's new status, or undefined if the claim was lost.
+ */
+export async function attemptDelivery(deps: Deps, event: store.EventRecord, workerId: string, tools: DeliveryTools) {
+  const endpoint = await store.findEndpoint(deps.store.db, event.endpointId);
+  const startedAt = deps.clock.now();
+  let result: SendResult;
+  if (!endpoint || endpoint.disabledAt !== null) {
+    return finish(deps, event, workerId, startedAt, { latencyMs: 0, error: 'endpoint_disabled' }, { outcome: 'fail' });
+  }
+  try {
+    const { url, address } = await checkDestination(deps, endpoint.url);
+    const timestamp = Math.floor(startedAt / 1000);
+    result = await tools.send({ url, address, headers: tools.sign(endpoint.secret, event.id, timestamp, event.payload), body: event.payload, timeoutMs: tools.timeoutMs });
+  } catch (error) {
+    result = { latencyMs: 0, error: error instanceof AppError ? `blocked: ${error.message}` : String((error as Error).message ?? error) };
+  }
+  const decision = decideDelivery(
+    { statusCode: result.statusCode, retryAfterMs: parseRetryAfter(result.retryAfter, startedAt) },
+    event.attempts,
+    tools.jitter(),
+  );
+  return finish(deps, event, workerId, startedAt, result, decision, endpoint.id);
+}
+
+async function finish(
+  deps: Deps,
+  event: store.EventRecord,
+  workerId: string,
+  startedAt: number,
+  result: SendResult,
+  decision: ReturnType<typeof decideDelivery>,
+  endpointId?: string,
+): Promise<store.EventStatus | undefined> {
+  const now = deps.clock.now();
+  const status: store.EventStatus = decision.outcome === 'delivered' ? 'delivered' : decision.outcome === 'retry' ? 'pending' : 'failed';
+  const attempt = {
+    attemptedAt: startedAt,
+    statusCode: result.statusCode ?? null,
+    latencyMs: Math.round(result.latencyMs),
+    error: result.error ?? (decision.outcome === 'disable' ? 'endpoint answered 410 Gone: disabled' : null),
+    outcome: decision.outcome,
+  };
+  const next = {
+    status,
+    nextAttemptAt: decision.outcome === 'retry' ? now + decision.delayMs : now,
+    deliveredAt: decision.outcome === 'delivered' ? now : null,
+  };
+  const settled = await deps.store.db.transaction().execute(async (tx) => {
+    const held = await store.settleEventAttempt(tx, event.id, workerId, attempt, next);
+    if (held && decision.outcome === 'disable' && endpointId) {
+      await tx
+        .updateTable('webhook_endpoints')
+        .set({ disabled_at: now, disabled_reason: 'answered 410 Gone' })
+        .where('id', '=', endpointId)
+        .execute();
+    }
+    return held;
+  });
+  return settled ? status : undefined;
+}

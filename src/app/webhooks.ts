@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { checkWebhookUrl, hostOf, isPublicAddress } from '../domain/address-policy.js';
+import { AppError } from '../domain/errors.js';
+import * as store from '../store/webhooks.repository.js';
+import { requireAccount } from './accounts.js';
+import type { Deps } from './deps.js';
+import type { ResolvedAddress } from './host-resolver.js';
+import { newUuid } from './ids.js';
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * Where a delivery may go: the URL's host resolved, and every address it resolves to public, unless
+ * private addresses are allowed (staging). Returns the checked address to connect to, so a DNS answer
+ * that changes between the check and the connection (rebinding) cannot redirect the request.
+ */
+export async function checkDestination(deps: Deps, urlText: string): Promise<{ url: URL; address: ResolvedAddress }> {
+  const verdict = checkWebhookUrl(urlText, deps.config.webhookAllowPrivate);
+  if (!verdict.ok) throw new AppError('validation_failed', `The webhook URL ${verdict.reason}.`);
+  let addresses: ResolvedAddress[];
+  try {
+    addresses = await deps.resolveHost(hostOf(verdict.url));
+  } catch {
+    throw new AppError('validation_failed', `The webhook host ${verdict.url.hostname} cannot be resolved.`);
+  }
+  if (addresses.length === 0) throw new AppError('validation_failed', `The webhook host ${verdict.url.hostname} has no address.`);
+  if (!deps.config.webhookAllowPrivate) {
+    const blocked = addresses.find((a) => !isPublicAddress(a.address));
+    if (blocked) {
+      throw new AppError(
+        'validation_failed',
+        `The webhook host ${verdict.url.hostname} resolves to ${blocked.address}, a private, loopback, link-local or reserved address.`,
+      );
+    }
+  }
+  return { url: verdict.url, address: addresses[0]! };
+}
+
+export async function addWebhook(deps: Deps, input: { accountId: string; name: string; url: string }) {
+  if (!NAME.test(input.name)) {
+    throw new AppError('validation_failed', 'A webhook name is 1 to 64 letters, digits, dots, dashes or underscores.');
+  }
+  await requireAccount(deps, input.accountId);
+  await checkDestination(deps, input.url);
+  if (await store.findEndpointByName(deps.store.db, input.accountId, input.name)) {
+    throw new AppError('validation_failed', `A webhook named "${input.name}" already exists for this account.`);
+  }
+  const endpoint = {
+    id: `wh_${newUuid().replace(/-/g, '')}`,
+    accountId: input.accountId,
+    name: input.name,
+    url: input.url,
+    secret: newWebhookSecret(),
+    disabledAt: null,
+    disabledReason: null,
+    createdAt: deps.clock.now(),
+  };
+  await store.insertEndpoint(deps.store.db, endpoint);
+  return { id: endpoint.id, name: endpoint.name, url: endpoint.url, secret: endpoint.secret };
+}
+
+export async function listWebhooks(deps: Deps, accountId: string) {
+  await requireAccount(deps, accountId);
+  return (await store.listEndpoints(deps.store.db, accountId)).map((e) => ({
+    id: e.id,
+    name: e.name,
+    url: e.url,
+    enabled: e.disabledAt === null,
+    disabled_reason: e.disabledReason,
+    created_at: new Date(e.createdAt).toISOString(),
+  }));
+}
+
+export async function enableWebhook(deps: Deps, accountId: string, name: string) {
+  const endpoint = await store.findEndpointByName(deps.store.db, accountId, name);
+  if (!endpoint) throw new AppError('not_found', `No webhook named "${name}" for account ${accountId}.`);
+  await store.setEndpointDisabled(deps.store.db, endpoint.id, null);
+  return { name, enabled: true };
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export async function listDeliveries(deps: Deps, accountId: string, filter: { status?: store.EventStatus; limit?: number } = {}) {
+  await requireAccount(deps, accountId);
+  const events = await store.listEvents(deps.store.db, accountId, { status: filter.status, limit: filter.limit ?? 100 });
+  return Promise.all(
+    events.map(async (e) => ({
+      id: e.id,
+      type: e.type,
+      order_id: e.orderId,
+      endpoint_id: e.endpointId,
+      status: e.status,
+      attempts: (await store.listAttempts(deps.store.db, e.id)).map((a) => ({
+        at: iso(a.attemptedAt),
+        status_code: a.statusCode,
+        latency_ms: a.latencyMs,
+        error: a.error,
+        outcome: a.outcome,
+      })),
+      next_attempt_at: e.status === 'pending' ? iso(e.nextAttemptAt) : null,
+      created_at: iso(e.createdAt),
+      delivered_at: iso(e.deliveredAt),
+    })),
+  );
+}
+
+export async function redeliver(deps: Deps, eventId: string) {
+  const event = await store.findEvent(deps.store.db, eventId);
+  if (!event) throw new AppError('not_found', `No webhook delivery ${eventId}.`);
+  if (!(await store.requeueEvent(deps.store.db, eventId, deps.clock.now()))) {
+    throw new AppError('validation_failed', `Delivery ${eventId} is still pending; it is already queued.`);
+  }
+  deps.signal.notify('events');
+  return { id: eventId, status: 'pending' as const };
+}

@@ -1,0 +1,237 @@
+import type { Selectable } from 'kysely';
+import { num } from './convert.js';
+import type { Db, Tx } from './database.js';
+import type { Dialect } from './dialect.js';
+import type { WebhookEndpointsTable, WebhookEventsTable } from './schema.js';
+
+export interface EndpointRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly url: string;
+  readonly secret: string;
+  readonly disabledAt: number | null;
+  readonly disabledReason: string | null;
+  readonly createdAt: number;
+}
+
+export type EventStatus = 'pending' | 'delivered' | 'failed';
+
+export interface EventRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly endpointId: string;
+  readonly orderId: string;
+  readonly type: string;
+  readonly payload: string;
+  readonly status: EventStatus;
+  readonly attempts: number;
+  readonly nextAttemptAt: number;
+  readonly claimedBy: string | null;
+  readonly lastStatusCode: number | null;
+  readonly lastError: string | null;
+  readonly createdAt: number;
+  readonly deliveredAt: number | null;
+}
+
+const endpoint = (r: Selectable<WebhookEndpointsTable>): EndpointRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  url: r.url,
+  secret: r.secret,
+  disabledAt: r.disabled_at === null ? null : num(r.disabled_at),
+  disabledReason: r.disabled_reason,
+  createdAt: num(r.created_at),
+});
+
+const event = (r: Selectable<WebhookEventsTable>): EventRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  endpointId: r.endpoint_id,
+  orderId: r.order_id,
+  type: r.type,
+  payload: r.payload,
+  status: r.status as EventStatus,
+  attempts: num(r.attempts),
+  nextAttemptAt: num(r.next_attempt_at),
+  claimedBy: r.claimed_by,
+  lastStatusCode: r.last_status_code === null ? null : num(r.last_status_code),
+  lastError: r.last_error,
+  createdAt: num(r.created_at),
+  deliveredAt: r.delivered_at === null ? null : num(r.delivered_at),
+});
+
+export async function insertEndpoint(db: Db, e: EndpointRecord): Promise<void> {
+  await db
+    .insertInto('webhook_endpoints')
+    .values({
+      id: e.id,
+      account_id: e.accountId,
+      name: e.name,
+      url: e.url,
+      secret: e.secret,
+      disabled_at: e.disabledAt,
+      disabled_reason: e.disabledReason,
+      created_at: e.createdAt,
+    })
+    .execute();
+}
+
+export async function findEndpointByName(db: Db | Tx, accountId: string, name: string): Promise<EndpointRecord | undefined> {
+  const row = await db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
+  return row && endpoint(row);
+}
+
+export async function findEndpoint(db: Db, id: string): Promise<EndpointRecord | undefined> {
+  const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && endpoint(row);
+}
+
+export async function listEndpoints(db: Db, accountId: string): Promise<EndpointRecord[]> {
+  const rows = await db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
+  return rows.map(endpoint);
+}
+
+export async function setEndpointDisabled(db: Db, id: string, disabled: { at: number; reason: string } | null): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ disabled_at: disabled?.at ?? null, disabled_reason: disabled?.reason ?? null })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Written in the same transaction as the order's final status: the outbox that makes delivery lossless. */
+export async function insertEvent(tx: Tx, e: Pick<EventRecord, 'id' | 'accountId' | 'endpointId' | 'orderId' | 'type' | 'payload' | 'createdAt'>): Promise<void> {
+  await tx
+    .insertInto('webhook_events')
+    .values({
+      id: e.id,
+      account_id: e.accountId,
+      endpoint_id: e.endpointId,
+      order_id: e.orderId,
+      type: e.type,
+      payload: e.payload,
+      status: 'pending',
+      next_attempt_at: e.createdAt,
+      created_at: e.createdAt,
+    })
+    .execute();
+}
+
+/** Claims due deliveries for one worker; on PostgreSQL rows being claimed elsewhere are skipped. */
+export async function claimDueEvents(
+  tx: Tx,
+  dialect: Dialect,
+  claim: { now: number; limit: number; workerId: string; claimUntil: number },
+): Promise<EventRecord[]> {
+  let due = tx
+    .selectFrom('webhook_events')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', claim.now)
+    .orderBy('next_attempt_at')
+    .limit(claim.limit);
+  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  const ids = (await due.execute()).map((r) => r.id);
+  if (ids.length === 0) return [];
+  const rows = await tx
+    .updateTable('webhook_events')
+    .set((eb) => ({ claimed_by: claim.workerId, next_attempt_at: claim.claimUntil, attempts: eb('attempts', '+', 1) }))
+    .where('id', 'in', ids)
+    .returningAll()
+    .execute();
+  return rows.map(event);
+}
+
+export interface AttemptRecord {
+  readonly attemptedAt: number;
+  readonly statusCode: number | null;
+  readonly latencyMs: number;
+  readonly error: string | null;
+  readonly outcome: string;
+}
+
+/** Records one attempt and its consequence, only while this worker still holds the claim. */
+export async function settleEventAttempt(
+  tx: Tx,
+  eventId: string,
+  workerId: string,
+  attempt: AttemptRecord,
+  next: { status: EventStatus; nextAttemptAt: number; deliveredAt: number | null },
+): Promise<boolean> {
+  const result = await tx
+    .updateTable('webhook_events')
+    .set({
+      status: next.status,
+      next_attempt_at: next.nextAttemptAt,
+      claimed_by: null,
+      last_status_code: attempt.statusCode,
+      last_error: attempt.error,
+      delivered_at: next.deliveredAt,
+    })
+    .where('id', '=', eventId)
+    .where('claimed_by', '=', workerId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) return false;
+  await tx
+    .insertInto('webhook_attempts')
+    .values({
+      event_id: eventId,
+      attempted_at: attempt.attemptedAt,
+      status_code: attempt.statusCode,
+      latency_ms: attempt.latencyMs,
+      error: attempt.error,
+      outcome: attempt.outcome,
+    })
+    .execute();
+  return true;
+}
+
+export async function listEvents(db: Db, accountId: string, filter: { status?: EventStatus; limit: number }): Promise<EventRecord[]> {
+  let query = db.selectFrom('webhook_events').selectAll().where('account_id', '=', accountId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  return rows.map(event);
+}
+
+export async function findEvent(db: Db, id: string): Promise<EventRecord | undefined> {
+  const row = await db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && event(row);
+}
+
+export async function eventsOfOrder(db: Db, orderId: string): Promise<EventRecord[]> {
+  return (await db.selectFrom('webhook_events').selectAll().where('order_id', '=', orderId).execute()).map(event);
+}
+
+export async function listAttempts(db: Db, eventId: string): Promise<AttemptRecord[]> {
+  const rows = await db.selectFrom('webhook_attempts').selectAll().where('event_id', '=', eventId).orderBy('id').execute();
+  return rows.map((r) => ({
+    attemptedAt: num(r.attempted_at),
+    statusCode: r.status_code === null ? null : num(r.status_code),
+    latencyMs: num(r.latency_ms),
+    error: r.error,
+    outcome: r.outcome,
+  }));
+}
+
+/** Puts a delivery back in the queue, due now, with a fresh retry schedule (its attempts stay on record). */
+export async function requeueEvent(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_events')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, claimed_by: null })
+    .where('id', '=', id)
+    .where('status', 'in', ['failed', 'delivered'])
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function nextEventDueAt(db: Db): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('webhook_events')
+    .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return row?.due === null || row?.due === undefined ? undefined : num(row.due as number | bigint);
+}
