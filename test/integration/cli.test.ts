@@ -1,28 +1,14 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BIN, databaseEnv, topup, type CliResult } from '../support/cli.js';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../support/harness.js';
 
-const BIN = resolve('dist/cli/main.js');
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the built `topup` binary as a user would, with the suite's database. */
-function topup(env: Record<string, string>, ...args: string[]): Promise<Result> {
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env } }, (error, stdout, stderr) =>
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+type Result = CliResult;
 
 const json = (result: Result) => {
   expect(result.stderr).toBe('');
@@ -46,7 +32,7 @@ describeEachDialect('the topup command line', (dialect) => {
   beforeAll(async () => {
     if (!existsSync(BIN)) throw new Error('build first: npm run build (npm test does)');
     database = await createTestDatabase(dialect);
-    env = { DATABASE_URL: database.target.kind === 'sqlite' ? database.target.path : database.target.url };
+    env = databaseEnv(database.target);
   });
   afterAll(async () => database?.drop());
 
@@ -161,6 +147,20 @@ describeEachDialect('the topup command line', (dialect) => {
     const exited = new Promise<number | null>((r) => child.once('exit', r));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('webhooks add, list, enable, deliveries and redeliver', async () => {
+    const account = json(await topup(env, 'accounts', 'create', '--name', 'Hooks', '--json'));
+    const added = json(await topup(env, 'webhooks', 'add', '--account', account.id, '--name', 'default', '--url', 'http://127.0.0.1:9/hook', '--json'));
+    expect(added).toEqual({ name: 'default', url: 'http://127.0.0.1:9/hook', secret: expect.stringMatching(/^whsec_/) });
+    expect(json(await topup(env, 'webhooks', 'list', '--account', account.id, '--json'))).toEqual({
+      data: [expect.objectContaining({ name: 'default', url: 'http://127.0.0.1:9/hook', enabled: true })],
+    });
+    expect(json(await topup(env, 'webhooks', 'enable', '--account', account.id, '--name', 'default', '--json'))).toEqual({ name: 'default', enabled: true });
+    expect(json(await topup(env, 'webhooks', 'deliveries', '--account', account.id, '--json'))).toEqual({ data: [] });
+    expect(refused(await topup(env, 'webhooks', 'redeliver', 'msg_nope', '--json'))).toContain('No webhook delivery');
+    expect(refused(await topup(env, 'webhooks', 'deliveries', '--account', account.id, '--status', 'lost'))).toContain('pending, delivered or failed');
+    expect(refused(await topup({ ...env, TOPUP_WEBHOOK_ALLOW_PRIVATE: 'false' }, 'webhooks', 'add', '--account', account.id, '--name', 'x', '--url', 'https://127.0.0.1/h'))).toContain('loopback');
   });
 
   it('refuses bad settings with a message naming the variable', async () => {
