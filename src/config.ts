@@ -31,6 +31,9 @@ export const SettingsSchema = Type.Object({
   TOPUP_WEBHOOK_ALLOW_PRIVATE: Type.Optional(bool('allow webhook URLs on private addresses')),
   TOPUP_BNR_FEED_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'National Bank of Romania rates feed' })),
   TOPUP_DB_POOL_SIZE: Type.Optional(whole('PostgreSQL pool size (default 10)')),
+  TOPUP_DB_STATEMENT_TIMEOUT_MS: Type.Optional(whole('PostgreSQL statement timeout (default 30000)')),
+  TOPUP_WORKER_CLAIM_TTL_MS: Type.Optional(whole('how long a worker holds a claimed order or delivery (default 120000)')),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'shared rate-limit store' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
 });
 export type Settings = Static<typeof SettingsSchema>;
@@ -60,6 +63,9 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   readonly bnrFeedUrl: string;
   readonly dbPoolSize: number;
+  readonly dbStatementTimeoutMs: number;
+  readonly workerClaimTtlMs: number;
+  readonly redisUrl: string | undefined;
   readonly logLevel: string;
 }
 
@@ -85,6 +91,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   const operators = (raw.TOPUP_OPERATORS ?? 'orange,vodafone,telekom').split(',');
   for (const name of operators) if (!isOperator(name)) problems.push(`TOPUP_OPERATORS: unknown operator "${name}"`);
   if (raw.TOPUP_MAX_ENTRIES !== undefined && Number(raw.TOPUP_MAX_ENTRIES) < 1) problems.push('TOPUP_MAX_ENTRIES: must be at least 1');
+  if (raw.TOPUP_DB_POOL_SIZE !== undefined && Number(raw.TOPUP_DB_POOL_SIZE) < 1) problems.push('TOPUP_DB_POOL_SIZE: must be at least 1');
+  if (raw.TOPUP_WORKER_CLAIM_TTL_MS !== undefined && Number(raw.TOPUP_WORKER_CLAIM_TTL_MS) < 1000) {
+    problems.push('TOPUP_WORKER_CLAIM_TTL_MS: must be at least 1000');
+  }
   if (problems.length > 0) throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
   const s = raw as Settings;
   const environment = s.TOPUP_ENV ?? 'staging';
@@ -107,6 +117,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     webhookAllowPrivate: flag(s.TOPUP_WEBHOOK_ALLOW_PRIVATE, environment === 'staging'),
     bnrFeedUrl: s.TOPUP_BNR_FEED_URL ?? 'https://www.bnr.ro/nbrfxrates.xml',
     dbPoolSize: int(s.TOPUP_DB_POOL_SIZE, 10),
+    dbStatementTimeoutMs: int(s.TOPUP_DB_STATEMENT_TIMEOUT_MS, 30_000),
+    workerClaimTtlMs: int(s.TOPUP_WORKER_CLAIM_TTL_MS, 120_000),
+    redisUrl: s.REDIS_URL,
     logLevel: s.LOG_LEVEL ?? 'info',
   });
 }

@@ -12,7 +12,7 @@ export async function createDeps(
   overrides: { clock?: Clock; log?: Logger } = {},
 ): Promise<Deps & { migrated: string[] }> {
   const log = overrides.log ?? createLogger(config.logLevel);
-  const store = openStore(config.database, { poolSize: config.dbPoolSize });
+  const store = openStore(config.database, { poolSize: config.dbPoolSize, statementTimeoutMs: config.dbStatementTimeoutMs });
   try {
     // Every entry point migrates first: it is idempotent, runs under the migrator's lock, and spares
     // a newcomer the "no such table" surprise on the embedded default.

@@ -1,7 +1,9 @@
 import type { Deps } from './app/deps.js';
+import { pruneExpired } from './app/maintenance.js';
 import { fetchRate } from './app/rates.js';
 import { createConnector } from './fulfilment/connectors.js';
 import { createFulfilmentWorker } from './fulfilment/worker.js';
+import { listenForWork } from './store/notify.js';
 import { createDeliveryWorker } from './webhooks/delivery-worker.js';
 
 export interface RunningWorkers {
@@ -9,31 +11,46 @@ export interface RunningWorkers {
 }
 
 const RATE_REFRESH_MS = 3_600_000;
+const PRUNE_EVERY_MS = 600_000;
+
+function every(ms: number, task: () => Promise<unknown>, log: Deps['log'], what: string): NodeJS.Timeout {
+  const run = () => void task().catch((error: unknown) => log.warn({ err: error }, `${what} failed`));
+  const timer = setInterval(run, ms);
+  timer.unref();
+  return timer;
+}
 
 /**
- * The background work of one process: fulfilment, webhook delivery, and in production (with no fixed
- * rate) an hourly refresh of the EUR/RON rate from the National Bank of Romania feed.
+ * The background work of one process: fulfilment, webhook delivery, pruning of expired keys, and in
+ * production (with no fixed rate) an hourly refresh of the EUR/RON rate from the National Bank of
+ * Romania feed. On PostgreSQL the workers also LISTEN, so orders and events written by any API process
+ * wake them at once.
  */
-export function startWorkers(deps: Deps): RunningWorkers {
-  const fulfilment = createFulfilmentWorker(deps, createConnector(deps));
-  const deliveries = createDeliveryWorker(deps);
+export async function startWorkers(deps: Deps): Promise<RunningWorkers> {
+  const claimTtlMs = deps.config.workerClaimTtlMs;
+  const fulfilment = createFulfilmentWorker(deps, createConnector(deps), { claimTtlMs });
+  const deliveries = createDeliveryWorker(deps, { claimTtlMs: Math.max(claimTtlMs, 60_000) });
+  const timers: NodeJS.Timeout[] = [every(PRUNE_EVERY_MS, () => pruneExpired(deps), deps.log, 'pruning')];
+  if (deps.config.environment === 'production' && deps.config.fixedEurRonRate === undefined) {
+    const refresh = async () => deps.log.info({ rate: await fetchRate(deps) }, 'exchange rate refreshed');
+    void refresh().catch((error: unknown) => deps.log.warn({ err: error }, 'exchange rate refresh failed'));
+    timers.push(every(RATE_REFRESH_MS, refresh, deps.log, 'exchange rate refresh'));
+  }
+  const listener =
+    deps.config.database.kind === 'postgres'
+      ? await listenForWork(
+          deps.config.database.url,
+          (topic) => deps.signal.notify(topic),
+          (error) => deps.log.warn({ err: error }, 'LISTEN connection lost; reconnecting'),
+        )
+      : undefined;
   fulfilment.start();
   deliveries.start();
-  let rateTimer: NodeJS.Timeout | undefined;
-  if (deps.config.environment === 'production' && deps.config.fixedEurRonRate === undefined) {
-    const refresh = () =>
-      fetchRate(deps).then(
-        (rate) => deps.log.info({ rate }, 'exchange rate refreshed'),
-        (error: unknown) => deps.log.warn({ err: error }, 'exchange rate refresh failed'),
-      );
-    void refresh();
-    rateTimer = setInterval(refresh, RATE_REFRESH_MS);
-    rateTimer.unref();
-  }
   deps.log.info({ fulfilment: fulfilment.workerId, webhooks: deliveries.workerId }, 'workers started');
   return {
     async stop() {
-      clearInterval(rateTimer);
+      for (const timer of timers) clearInterval(timer);
+      await listener?.close();
       await Promise.all([fulfilment.stop(), deliveries.stop()]);
     },
   };

@@ -37,7 +37,7 @@ export async function recordVerdict(deps: Deps, order: OrderRecord, workerId: st
   const settled = await deps.store.db.transaction().execute(async (tx) => {
     if (verdict.kind === 'success') {
       const succeeded = await settleClaimedOrder(tx, order.id, workerId, { status: 'SUCCESS', operatorReference: verdict.reference, now });
-      if (succeeded) await enqueueOrderEvent(tx, succeeded, now);
+      if (succeeded) await enqueueOrderEvent(tx, deps.store.dialect, succeeded, now);
       return succeeded;
     }
     if (decision?.outcome === 'retry') {
@@ -49,7 +49,7 @@ export async function recordVerdict(deps: Deps, order: OrderRecord, workerId: st
     await appendLedgerEntries(tx, [
       { accountId: failed.accountId, kind: 'refund', amount: failed.deduction, balanceAfter, orderId: failed.id, createdAt: now },
     ]);
-    await enqueueOrderEvent(tx, failed, now);
+    await enqueueOrderEvent(tx, deps.store.dialect, failed, now);
     return failed;
   });
   if (settled && settled.status !== 'PENDING' && settled.webhookName !== null) deps.signal.notify('events');

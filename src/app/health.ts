@@ -1,4 +1,5 @@
 import { ping } from '../store/database.js';
+export { isStorageUnavailable } from '../store/errors.js';
 import type { Deps } from './deps.js';
 
 /** Ready means the database answers; a process that cannot reach it should get no traffic. */

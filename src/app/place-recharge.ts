@@ -9,6 +9,7 @@ import { vatRateAt } from '../domain/vat.js';
 import { findAccount } from '../store/accounts.repository.js';
 import { appendLedgerEntries } from '../store/ledger.repository.js';
 import { findNumberChecks } from '../store/number-checks.repository.js';
+import { notifyWorkers } from '../store/notify.js';
 import { debitForOrders, insertOrders, type OrderRecord } from '../store/orders.repository.js';
 import { findPortedOperators } from '../store/ported-numbers.repository.js';
 import type { Principal } from './api-keys.js';
@@ -178,6 +179,7 @@ export async function placeRecharge(
         }),
       );
       await remember(tx, { status: 201, body });
+      await notifyWorkers(tx, deps.store.dialect, 'orders');
     });
     deps.signal.notify('orders');
     return { status: 201, body };

@@ -1,4 +1,6 @@
 import type { Tx } from '../store/database.js';
+import type { Dialect } from '../store/dialect.js';
+import { notifyWorkers } from '../store/notify.js';
 import type { OrderRecord } from '../store/orders.repository.js';
 import { findEndpointByName, insertEvent } from '../store/webhooks.repository.js';
 import { newUuid } from './ids.js';
@@ -9,7 +11,7 @@ import { orderRecordView } from './order-views.js';
  * if the status commits, so does the event, and a delivery worker will send it however often
  * processes die in between.
  */
-export async function enqueueOrderEvent(tx: Tx, order: OrderRecord, now: number): Promise<void> {
+export async function enqueueOrderEvent(tx: Tx, dialect: Dialect, order: OrderRecord, now: number): Promise<void> {
   if (order.webhookName === null || (order.status !== 'SUCCESS' && order.status !== 'FAILED')) return;
   const endpoint = await findEndpointByName(tx, order.accountId, order.webhookName);
   if (!endpoint) return;
@@ -24,4 +26,5 @@ export async function enqueueOrderEvent(tx: Tx, order: OrderRecord, now: number)
     payload,
     createdAt: now,
   });
+  await notifyWorkers(tx, dialect, 'events');
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkWebhookUrl, hostOf, isPublicAddress } from '../domain/address-policy.js';
 import { AppError } from '../domain/errors.js';
+import { notifyWorkers } from '../store/notify.js';
 import * as store from '../store/webhooks.repository.js';
 import { requireAccount } from './accounts.js';
 import type { Deps } from './deps.js';
@@ -113,5 +114,6 @@ export async function redeliver(deps: Deps, eventId: string) {
     throw new AppError('validation_failed', `Delivery ${eventId} is still pending; it is already queued.`);
   }
   deps.signal.notify('events');
+  await notifyWorkers(deps.store.db, deps.store.dialect, 'events');
   return { id: eventId, status: 'pending' as const };
 }

@@ -10,6 +10,7 @@ import { AppError } from '../domain/errors.js';
 import { requireApiKey } from './auth.js';
 import { installErrorHandling } from './error-handler.js';
 import { installMetrics } from './metrics.js';
+import { connectRedis, databaseStore, memoryStore, redisStore } from './rate-limit-stores.js';
 import { accountRoutes } from './routes/v1-account.js';
 import { accountRechargesRoutes } from './routes/v1-account-recharges.js';
 import { rechargeRoute } from './routes/v1-recharge.js';
@@ -79,7 +80,14 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(async (v1) => {
     requireApiKey(v1, deps, keyCache);
     if (deps.config.rateLimitPerMinute > 0) {
+      let store = deps.store.dialect === 'postgres' ? databaseStore(deps) : memoryStore(deps);
+      if (deps.config.redisUrl) {
+        const redis = connectRedis(deps.config.redisUrl);
+        app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+        store = redisStore(redis);
+      }
       await v1.register(rateLimit, {
+        store,
         max: deps.config.rateLimitPerMinute,
         timeWindow: 60_000,
         keyGenerator: (request) => request.principal?.keyId ?? request.ip,

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isStorageUnavailable } from '../app/health.js';
 import { AppError, type ErrorCode, type FieldProblem } from '../domain/errors.js';
 import { fieldProblems } from './validation.js';
 import { PROBLEMS, problemBody } from './problem.js';
@@ -53,6 +54,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'request refused by the framework');
       return sendProblem(request, reply, 'validation_failed', error.message);
+    }
+    if (isStorageUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return sendProblem(request, reply, 'unavailable', 'The service cannot reach its database right now; nothing was changed. Retry shortly.');
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(request, reply, 'internal_error', `Something went wrong on our side. Quote request id ${request.id} to support.`);

@@ -19,6 +19,8 @@ export interface Store {
 
 export interface StoreOptions {
   readonly poolSize?: number;
+  /** PostgreSQL: a statement running longer is cancelled (and the request answered 503). */
+  readonly statementTimeoutMs?: number;
 }
 
 const INT8_OID = 20;
@@ -46,9 +48,18 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target.path) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: target.url, max: options.poolSize ?? 10, types: exactPgTypes });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: options.poolSize ?? 10,
+    types: exactPgTypes,
+    // Fail fast while the database is unreachable (503), instead of queueing requests forever.
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: options.statementTimeoutMs ?? 30_000,
+  });
+  // A client losing its connection (the database restarting, a network cut) must not crash the
+  // process: the failing query rejects on its own, the pool drops the client and reconnects later.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -187,7 +187,14 @@ export interface WebhookAttemptsTable {
   outcome: string;
 }
 
+export interface RateLimitCountersTable {
+  key: string;
+  window_start: DbInt;
+  count: DbInt;
+}
+
 export interface Database {
+  rate_limit_counters: RateLimitCountersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -86,6 +86,7 @@ export interface TestContext {
   call(key: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
+
 export async function openTestContext(dialect: Dialect, env: Record<string, string> = {}, resolveHost: HostResolver = systemResolver): Promise<TestContext> {
   const database = await createTestDatabase(dialect);
   const config = loadConfig({ TOPUP_ENV: 'staging', ...env });

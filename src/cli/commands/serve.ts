@@ -26,7 +26,7 @@ export function serveCommand(program: Command): void {
       const listen = { port: opts.port ?? config.port, host: opts.host ?? config.host };
       let demo: Awaited<ReturnType<typeof ensureDemoAccount>> | undefined;
       if (opts.demo && config.environment === 'staging') demo = await ensureDemoAccount(deps);
-      const workers = opts.worker ? startWorkers(deps) : undefined;
+      const workers = opts.worker ? await startWorkers(deps) : undefined;
       const server = await startServer(deps, listen);
       deps.log.info({ url: server.url, environment: config.environment, database: config.database.kind }, 'listening');
       if (demo && 'created' in demo) {

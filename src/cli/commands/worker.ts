@@ -10,7 +10,7 @@ export function workerCommand(program: Command): void {
     .description('run the background workers alone (fulfilment, rate refresh)')
     .action(async () => {
       const deps = await createDeps(loadConfig());
-      const workers = startWorkers(deps);
+      const workers = await startWorkers(deps);
       onShutdown(deps.log, async () => {
         await workers.stop();
         await deps.store.close();

@@ -3,6 +3,7 @@ import type { Dialect } from '../dialect.js';
 import { accountsAndLedger } from './0001-accounts-and-ledger.js';
 import { orders } from './0002-orders.js';
 import { webhooks } from './0003-webhooks.js';
+import { rateLimits } from './0004-rate-limits.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -13,5 +14,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0001-accounts-and-ledger': accountsAndLedger(dialect),
     '0002-orders': orders(dialect),
     '0003-webhooks': webhooks(dialect),
+    '0004-rate-limits': rateLimits(dialect),
   };
 }
