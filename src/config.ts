@@ -33,6 +33,7 @@ export const SettingsSchema = Type.Object({
   TOPUP_DB_POOL_SIZE: Type.Optional(whole('PostgreSQL pool size (default 10)')),
   TOPUP_DB_STATEMENT_TIMEOUT_MS: Type.Optional(whole('PostgreSQL statement timeout (default 30000)')),
   TOPUP_WORKER_CLAIM_TTL_MS: Type.Optional(whole('how long a worker holds a claimed order or delivery (default 120000)')),
+  TOPUP_WEBHOOK_TIMEOUT_MS: Type.Optional(whole('webhook delivery timeout (default 10000)')),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'shared rate-limit store' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
 });
@@ -65,6 +66,7 @@ export interface Config {
   readonly dbPoolSize: number;
   readonly dbStatementTimeoutMs: number;
   readonly workerClaimTtlMs: number;
+  readonly webhookTimeoutMs: number;
   readonly redisUrl: string | undefined;
   readonly logLevel: string;
 }
@@ -92,6 +94,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   for (const name of operators) if (!isOperator(name)) problems.push(`TOPUP_OPERATORS: unknown operator "${name}"`);
   if (raw.TOPUP_MAX_ENTRIES !== undefined && Number(raw.TOPUP_MAX_ENTRIES) < 1) problems.push('TOPUP_MAX_ENTRIES: must be at least 1');
   if (raw.TOPUP_DB_POOL_SIZE !== undefined && Number(raw.TOPUP_DB_POOL_SIZE) < 1) problems.push('TOPUP_DB_POOL_SIZE: must be at least 1');
+  if (raw.TOPUP_WEBHOOK_TIMEOUT_MS !== undefined && Number(raw.TOPUP_WEBHOOK_TIMEOUT_MS) < 100) {
+    problems.push('TOPUP_WEBHOOK_TIMEOUT_MS: must be at least 100');
+  }
   if (raw.TOPUP_WORKER_CLAIM_TTL_MS !== undefined && Number(raw.TOPUP_WORKER_CLAIM_TTL_MS) < 1000) {
     problems.push('TOPUP_WORKER_CLAIM_TTL_MS: must be at least 1000');
   }
@@ -119,6 +124,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     dbPoolSize: int(s.TOPUP_DB_POOL_SIZE, 10),
     dbStatementTimeoutMs: int(s.TOPUP_DB_STATEMENT_TIMEOUT_MS, 30_000),
     workerClaimTtlMs: int(s.TOPUP_WORKER_CLAIM_TTL_MS, 120_000),
+    webhookTimeoutMs: int(s.TOPUP_WEBHOOK_TIMEOUT_MS, 10_000),
     redisUrl: s.REDIS_URL,
     logLevel: s.LOG_LEVEL ?? 'info',
   });

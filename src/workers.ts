@@ -29,7 +29,9 @@ function every(ms: number, task: () => Promise<unknown>, log: Deps['log'], what:
 export async function startWorkers(deps: Deps): Promise<RunningWorkers> {
   const claimTtlMs = deps.config.workerClaimTtlMs;
   const fulfilment = createFulfilmentWorker(deps, createConnector(deps), { claimTtlMs });
-  const deliveries = createDeliveryWorker(deps, { claimTtlMs: Math.max(claimTtlMs, 60_000) });
+  const timeoutMs = deps.config.webhookTimeoutMs;
+  // A delivery claim must outlive the delivery's own timeout by far, or a slow one would be sent twice.
+  const deliveries = createDeliveryWorker(deps, { timeoutMs, claimTtlMs: Math.max(claimTtlMs, timeoutMs * 3) });
   const timers: NodeJS.Timeout[] = [every(PRUNE_EVERY_MS, () => pruneExpired(deps), deps.log, 'pruning')];
   if (deps.config.environment === 'production' && deps.config.fixedEurRonRate === undefined) {
     const refresh = async () => deps.log.info({ rate: await fetchRate(deps) }, 'exchange rate refreshed');
