@@ -1,0 +1,324 @@
+#!/usr/bin/env node
+// npm run bench [-- --quick]: measures the service against a bare node:http baseline on this machine.
+// Prints one table and writes the results as JSON to .bench/. See README "Performance".
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { pino } from 'pino';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const quick = process.argv.includes('--quick');
+const DURATION = quick ? 2 : 8;
+const BIG_ACCOUNT_ORDERS = quick ? 50_000 : 1_000_000;
+const DRAIN_ORDERS = quick ? 3_000 : 20_000;
+const DELIVERIES = quick ? 2_000 : 10_000;
+const CONNECTIONS = 50;
+
+const { loadConfig } = await import(join(root, 'dist/config.js'));
+const { createDeps } = await import(join(root, 'dist/main.js'));
+const { createAccount } = await import(join(root, 'dist/app/accounts.js'));
+const { createApiKey } = await import(join(root, 'dist/app/api-keys.js'));
+const { addDeposit } = await import(join(root, 'dist/app/deposits.js'));
+const { checkNumber } = await import(join(root, 'dist/app/number-check.js'));
+const { addWebhook } = await import(join(root, 'dist/app/webhooks.js'));
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const port = () => 30_000 + Math.floor(Math.random() * 20_000);
+
+function start(args, env = {}) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (out += c));
+  const exited = new Promise((r) => child.once('exit', r));
+  return { child, out: () => out, stop: async () => (child.exitCode === null && child.kill('SIGTERM'), exited) };
+}
+
+/** Peak resident set size of a process so far (VmHWM), in MB. */
+function peakRssMb(pid) {
+  try {
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    return Math.round(kb / 1024);
+  } catch {
+    return undefined;
+  }
+}
+
+async function waitReady(url) {
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return;
+    await sleep(100);
+  }
+  throw new Error(`${url} never became ready`);
+}
+
+async function startBaseline() {
+  const p = port();
+  const proc = start([join(root, 'bench/baseline.mjs'), String(p)]);
+  for (let i = 0; i < 100 && !proc.out().includes('ready'); i++) await sleep(50);
+  return { ...proc, url: `http://127.0.0.1:${p}` };
+}
+
+async function startService(env, args = ['serve', '--no-worker']) {
+  const p = port();
+  const proc = start([join(root, 'dist/cli/main.js'), ...args, '--port', String(p)], env);
+  const url = `http://127.0.0.1:${p}`;
+  await waitReady(url);
+  return { ...proc, url };
+}
+
+async function load(url, request, connections = CONNECTIONS) {
+  const probe = await fetch(`${url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+  if (!probe.ok) throw new Error(`${request.method} ${request.path} answers ${probe.status}: ${await probe.text()}`);
+  // The path goes in the URL: autocannon's own `path` option is not applied to a plain run.
+  const result = await autocannon({
+    url: `${url}${request.path}`,
+    connections,
+    duration: DURATION,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** An account with credit, a key and checked numbers, seeded straight through the use cases. */
+async function seedAccount(deps, numbers) {
+  const account = await createAccount(deps, { name: 'bench', currency: 'RON' });
+  for (let i = 0; i < 4; i++) await addDeposit(deps, { accountId: account.id, amount: '100000000.00' });
+  const { key } = await createApiKey(deps, account.id);
+  const principal = { accountId: account.id, keyId: 'bench', currency: 'RON', environment: 'staging' };
+  for (const n of numbers) await checkNumber(deps, principal, n);
+  return { accountId: account.id, key };
+}
+
+const rows = [];
+const record = (scenario, service, baseline, extra = {}) => {
+  const row = { scenario, ...service, ratio: baseline ? +(service.rps / baseline.rps).toFixed(2) : undefined, baselineRps: baseline?.rps, ...extra };
+  rows.push(row);
+  process.stderr.write(`${scenario}: ${JSON.stringify(row)}\n`);
+};
+
+const work = mkdtempSync(join(tmpdir(), 'topup-bench-'));
+const baseEnv = {
+  TOPUP_RATE_LIMIT_PER_MINUTE: '0',
+  TOPUP_EUR_RON_RATE: '4.9773',
+  TOPUP_SIMULATOR_DELAY_MS: '0',
+  TOPUP_SIMULATOR_FAST_DELAY_MS: '0',
+};
+const log = pino({ level: 'silent' });
+
+async function httpScenarios(dialect, env) {
+  const deps = await createDeps(loadConfig(env), { log });
+  const numbers = Array.from({ length: 100 }, (_, i) => `07445${String(20_000 + i)}`);
+  const account = await seedAccount(deps, numbers);
+  const auth = { 'x-authorization': account.key, 'content-type': 'application/json' };
+  const baseline = await startBaseline();
+  const service = await startService(env);
+  try {
+    const scenarios =
+      dialect === 'sqlite'
+        ? [
+            ['POST /v1/check-number', { method: 'POST', path: '/v1/check-number', headers: auth, body: JSON.stringify({ phone_number: '0744520001' }) }],
+            ['POST /v1/recharge, 1 entry (SQLite, synchronous=FULL)', { method: 'POST', path: '/v1/recharge', headers: auth, body: JSON.stringify({ recharges: [{ phone_number: numbers[0], amount: 1 }] }) }],
+            [
+              'POST /v1/recharge, 100 entries',
+              { method: 'POST', path: '/v1/recharge', headers: auth, body: JSON.stringify({ recharges: numbers.map((phone_number) => ({ phone_number, amount: 1 })) }) },
+              100,
+            ],
+          ]
+        : [['POST /v1/recharge, 1 entry (PostgreSQL)', { method: 'POST', path: '/v1/recharge', headers: auth, body: JSON.stringify({ recharges: [{ phone_number: numbers[0], amount: 1 }] }) }]];
+    for (const [name, request, perRequest] of scenarios) {
+      const base = await load(baseline.url, request);
+      const measured = await load(service.url, request);
+      record(name, measured, base, perRequest ? { ordersPerSecond: measured.rps * perRequest } : {});
+    }
+  } finally {
+    await baseline.stop();
+    record.peak = Math.max(record.peak ?? 0, peakRssMb(service.child.pid) ?? 0);
+    await service.stop();
+    await deps.store.close();
+  }
+}
+
+async function bigAccountScenario(env) {
+  const deps = await createDeps(loadConfig(env), { log });
+  const account = await seedAccount(deps, []);
+  // Orders written straight into the table: what matters here is reading them back.
+  const db = deps.store.db;
+  const now = Date.now();
+  const CHUNK = 500;
+  process.stderr.write(`seeding ${BIG_ACCOUNT_ORDERS} orders…\n`);
+  for (let start = 0; start < BIG_ACCOUNT_ORDERS; start += CHUNK * 20) {
+    await db.transaction().execute(async (tx) => {
+      for (let c = start; c < Math.min(start + CHUNK * 20, BIG_ACCOUNT_ORDERS); c += CHUNK) {
+        const values = [];
+        for (let i = c; i < Math.min(c + CHUNK, BIG_ACCOUNT_ORDERS); i++) {
+          values.push({
+            id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, account_id: account.accountId, request_id: 'seed', array_position: 0,
+            msisdn: '40744520001', operator: 'orange', amount: 100, fast: 0, currency: 'RON', eur_ron_rate: 49773, vat_rate: 21, fast_fee: 0,
+            amount_ron: 498, fast_fee_ron: 0, net_ron: 498, gross_ron: 603, amount_net: 498, amount_gross: 603, fee_net: 0, fee_gross: 0,
+            deduction: 603, status: 'SUCCESS', attempts: 1, next_attempt_at: now, claimed_by: null, operator_reference: 'SEED',
+            failure_reason: null, passthrough: null, document_id: null, webhook_name: null, created_at: now - BIG_ACCOUNT_ORDERS + i, updated_at: now,
+          });
+        }
+        await tx.insertInto('orders').values(values).execute();
+      }
+    });
+  }
+  await db.updateTable('accounts').set({ orders_placed: BIG_ACCOUNT_ORDERS, orders_count: BIG_ACCOUNT_ORDERS }).where('id', '=', account.accountId).execute();
+  const baseline = await startBaseline();
+  const service = await startService(env);
+  try {
+    const auth = { 'x-authorization': account.key };
+    for (const [name, path] of [
+      [`GET /v1/account (${BIG_ACCOUNT_ORDERS.toLocaleString('en')} orders)`, '/v1/account'],
+      [`GET /v1/account/recharges, first page (${BIG_ACCOUNT_ORDERS.toLocaleString('en')} orders)`, '/v1/account/recharges'],
+    ]) {
+      const request = { method: 'GET', path, headers: auth };
+      record(name, await load(service.url, request), await load(baseline.url, request));
+    }
+  } finally {
+    await baseline.stop();
+    record.peak = Math.max(record.peak ?? 0, peakRssMb(service.child.pid) ?? 0);
+    await service.stop();
+    await deps.store.close();
+  }
+}
+
+async function waitUntil(check, what, limitMs = 300_000) {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > limitMs) throw new Error(`timed out: ${what}`);
+    await sleep(20);
+  }
+  return Date.now() - started;
+}
+
+async function drainScenario(env) {
+  const deps = await createDeps(loadConfig(env), { log });
+  const numbers = Array.from({ length: 100 }, (_, i) => `07445${String(30_000 + i)}`);
+  const account = await seedAccount(deps, numbers);
+  const service = await startService(env);
+  // Place the orders through the API (no worker running), then start a worker and time the drain.
+  const auth = { 'x-authorization': account.key, 'content-type': 'application/json' };
+  const body = JSON.stringify({ recharges: numbers.map((phone_number) => ({ phone_number, amount: 1 })) });
+  for (let placed = 0; placed < DRAIN_ORDERS; placed += 100 * 10) {
+    await Promise.all(Array.from({ length: 10 }, () => fetch(`${service.url}/v1/recharge`, { method: 'POST', headers: auth, body })));
+  }
+  await service.stop();
+  const open = async () =>
+    Number((await deps.store.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).where('status', 'in', ['PENDING', 'PROCESSING']).executeTakeFirstOrThrow()).n);
+  const total = await open();
+  const worker = start([join(root, 'dist/cli/main.js'), 'worker'], env);
+  const ms = await waitUntil(async () => (await open()) === 0, 'worker drain');
+  record.peak = Math.max(record.peak ?? 0, peakRssMb(worker.child.pid) ?? 0);
+  await worker.stop();
+  rows.push({ scenario: `worker draining ${total.toLocaleString('en')} orders (simulator at 0 ms)`, settledPerSecond: Math.round((total / ms) * 1000) });
+  process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
+  await deps.store.close();
+}
+
+async function webhookScenario(env) {
+  const receiverPort = port();
+  const receiver = await startBaseline.call(null).then(async (b) => b); // a bare server answers 200 to every POST
+  const deps = await createDeps(loadConfig({ ...env, TOPUP_WEBHOOK_ALLOW_PRIVATE: 'true' }), { log });
+  const account = await seedAccount(deps, []);
+  await addWebhook(deps, { accountId: account.accountId, name: 'default', url: `${receiver.url}/hook` });
+  const endpoint = await deps.store.db.selectFrom('webhook_endpoints').select('id').where('account_id', '=', account.accountId).executeTakeFirstOrThrow();
+  const now = Date.now();
+  const payload = JSON.stringify({ type: 'recharge.succeeded', timestamp: new Date(now).toISOString(), data: { recharge_uuid: 'x', passthrough: null } });
+  for (let start = 0; start < DELIVERIES; start += 500) {
+    await deps.store.db
+      .insertInto('webhook_events')
+      .values(Array.from({ length: Math.min(500, DELIVERIES - start) }, (_, i) => ({
+        id: `msg_bench_${start + i}`, account_id: account.accountId, endpoint_id: endpoint.id, order_id: `order_${start + i}`,
+        type: 'recharge.succeeded', payload, status: 'pending', next_attempt_at: now, created_at: now,
+      })))
+      .execute();
+  }
+  void receiverPort;
+  const pending = async () =>
+    Number((await deps.store.db.selectFrom('webhook_events').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
+  const worker = start([join(root, 'dist/cli/main.js'), 'worker'], { ...env, TOPUP_WEBHOOK_ALLOW_PRIVATE: 'true' });
+  const ms = await waitUntil(async () => (await pending()) === 0, 'webhook deliveries');
+  record.peak = Math.max(record.peak ?? 0, peakRssMb(worker.child.pid) ?? 0);
+  await worker.stop();
+  await receiver.stop();
+  rows.push({ scenario: `webhook delivery of ${DELIVERIES.toLocaleString('en')} events to a local receiver`, deliveredPerSecond: Math.round((DELIVERIES / ms) * 1000) });
+  process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
+  await deps.store.close();
+}
+
+async function postgresUrl() {
+  const admin = process.env.TOPUP_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+  } catch {
+    return undefined;
+  }
+  const name = `topup_bench_${Date.now().toString(36)}`;
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+const started = Date.now();
+try {
+  await httpScenarios('sqlite', { ...baseEnv, DATABASE_URL: join(work, 'http.db') });
+  const postgres = await postgresUrl();
+  if (postgres) {
+    try {
+      await httpScenarios('postgres', { ...baseEnv, DATABASE_URL: postgres.url });
+    } finally {
+      await postgres.drop();
+    }
+  } else rows.push({ scenario: 'POST /v1/recharge, 1 entry (PostgreSQL)', skipped: 'no PostgreSQL found' });
+  await bigAccountScenario({ ...baseEnv, DATABASE_URL: join(work, 'big.db') });
+  await drainScenario({ ...baseEnv, DATABASE_URL: join(work, 'drain.db') });
+  await webhookScenario({ ...baseEnv, DATABASE_URL: join(work, 'hooks.db') });
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const machine = { date: new Date().toISOString(), cores: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, quick };
+const summary = { machine, connections: CONNECTIONS, durationSeconds: DURATION, peakServiceRssMb: record.peak, rows, elapsedSeconds: Math.round((Date.now() - started) / 1000) };
+mkdirSync(join(root, '.bench'), { recursive: true });
+const file = join(root, '.bench', `results-${machine.date.replace(/[:.]/g, '-')}.json`);
+writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+
+const fmt = (v, suffix = '') => (v === undefined ? '' : `${v}${suffix}`);
+const lines = [
+  `| scenario | req/s | p50 ms | p99 ms | non-2xx | × baseline | other |`,
+  `|---|---|---|---|---|---|---|`,
+  ...rows.map((r) =>
+    `| ${r.scenario} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.non2xx)} | ${fmt(r.ratio)} | ${[
+      r.ordersPerSecond && `${r.ordersPerSecond} orders/s`,
+      r.settledPerSecond && `${r.settledPerSecond} orders/s settled`,
+      r.deliveredPerSecond && `${r.deliveredPerSecond} deliveries/s`,
+      r.baselineRps && `baseline ${r.baselineRps} req/s`,
+      r.skipped,
+    ].filter(Boolean).join('; ')} |`,
+  ),
+];
+process.stdout.write(`\n${machine.date} · ${machine.cores} cores (${machine.cpu}) · ${machine.memoryGb} GiB · Node ${machine.node}${quick ? ' · quick' : ''}\n\n${lines.join('\n')}\n\npeak RSS of a service process: ${record.peak} MB · ${summary.elapsedSeconds} s · ${file}\n`);
