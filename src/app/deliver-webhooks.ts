@@ -25,9 +25,7 @@ export type Signer = (secret: string, id: string, timestampSeconds: number, body
 
 export function claimEvents(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<store.EventRecord[]> {
   const now = deps.clock.now();
-  return deps.store.db
-    .transaction()
-    .execute((tx) => store.claimDueEvents(tx, deps.store.dialect, { now, limit, workerId, claimUntil: now + claimTtlMs }));
+  return deps.store.transact((tx) => store.claimDueEvents(tx, deps.store.dialect, { now, limit, workerId, claimUntil: now + claimTtlMs }));
 }
 
 export function whenNextEventDue(deps: Deps): Promise<number | undefined> {
@@ -92,7 +90,7 @@ async function finish(
     nextAttemptAt: decision.outcome === 'retry' ? now + decision.delayMs : now,
     deliveredAt: decision.outcome === 'delivered' ? now : null,
   };
-  const settled = await deps.store.db.transaction().execute(async (tx) => {
+  const settled = await deps.store.transact(async (tx) => {
     const held = await store.settleEventAttempt(tx, event.id, workerId, attempt, next);
     if (held && decision.outcome === 'disable' && endpointId) {
       await tx

@@ -22,7 +22,7 @@ export async function addDeposit(deps: Deps, input: { accountId: string; amount:
   const account = await requireAccount(deps, input.accountId);
   const id = newId('dep');
   const createdAt = deps.clock.now();
-  const balance = await deps.store.db.transaction().execute(async (tx) => {
+  const balance = await deps.store.transact(async (tx) => {
     await deposits.insertDeposit(tx, {
       id,
       accountId: account.id,

@@ -12,9 +12,7 @@ export type OperatorVerdict =
 
 export function claimOrders(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<OrderRecord[]> {
   const now = deps.clock.now();
-  return deps.store.db
-    .transaction()
-    .execute((tx) => claimDueOrders(tx, deps.store.dialect, { now, limit, workerId, claimUntil: now + claimTtlMs }));
+  return deps.store.transact((tx) => claimDueOrders(tx, deps.store.dialect, { now, limit, workerId, claimUntil: now + claimTtlMs }));
 }
 
 export function releaseOrders(deps: Deps, workerId: string, ids: readonly string[]): Promise<void> {
@@ -34,7 +32,7 @@ export function whenNextDue(deps: Deps): Promise<number | undefined> {
 export async function recordVerdict(deps: Deps, order: OrderRecord, workerId: string, verdict: OperatorVerdict): Promise<OrderRecord | undefined> {
   const now = deps.clock.now();
   const decision = verdict.kind === 'retry' ? decideRetry(order.attempts, verdict.retryAfterMs) : undefined;
-  const settled = await deps.store.db.transaction().execute(async (tx) => {
+  const settled = await deps.store.transact(async (tx) => {
     if (verdict.kind === 'success') {
       const succeeded = await settleClaimedOrder(tx, order.id, workerId, { status: 'SUCCESS', operatorReference: verdict.reference, now });
       if (succeeded) await enqueueOrderEvent(tx, deps.store.dialect, succeeded, now);

@@ -160,7 +160,7 @@ export async function placeRecharge(
       fastRecharge: orders.some((o) => o.fast),
       orderSummary: orders.map(orderSummaryEntry),
     };
-    await deps.store.db.transaction().execute(async (tx) => {
+    await deps.store.transact(async (tx) => {
       const balanceAfter = await debitForOrders(tx, principal.accountId, totals);
       if (balanceAfter === undefined) {
         const account = await findAccount(tx, principal.accountId);

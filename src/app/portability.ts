@@ -30,6 +30,6 @@ export async function importPortedNumbers(deps: Deps, csv: string): Promise<{ im
     const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
     throw new AppError('validation_failed', `Nothing imported: ${shown}${more}.`, problems);
   }
-  await deps.store.db.transaction().execute((tx) => upsertPortedNumbers(tx, rows, deps.clock.now()));
+  await deps.store.transact((tx) => upsertPortedNumbers(tx, rows, deps.clock.now()));
   return { imported: rows.length };
 }

@@ -13,7 +13,7 @@ export function createConnector(deps: Deps): OperatorConnector {
       'production has no operator connector configured: the simulator would fake top-ups. Set TOPUP_ALLOW_SIMULATOR=true to run it anyway, or run the API alone with --no-worker.',
     );
   }
-  return createSimulator(deps.store.db, {
+  return createSimulator(deps.store, {
     delayMs: deps.config.simulatorDelayMs,
     fastDelayMs: deps.config.simulatorFastDelayMs,
     now: () => deps.clock.now(),

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Db } from '../store/database.js';
+import type { Store } from '../store/database.js';
 import { findSimulatedTopup, recordSimulatedRequest, resolveSimulatedTopup } from '../store/simulator.repository.js';
 import type { OperatorAnswer, OperatorConnector, TopUpRequest } from './connector.js';
 
@@ -22,7 +22,8 @@ function answerOf(outcome: string, reference: string): OperatorAnswer {
   return outcome === 'success' ? { kind: 'success', reference } : { kind: 'failed', reason: outcome };
 }
 
-export function createSimulator(db: Db, options: SimulatorOptions): OperatorConnector {
+export function createSimulator(store: Store, options: SimulatorOptions): OperatorConnector {
+  const db = store.db;
   return {
     name: 'simulator',
 
@@ -30,32 +31,35 @@ export function createSimulator(db: Db, options: SimulatorOptions): OperatorConn
       const delay = request.fast ? options.fastDelayMs : options.delayMs;
       if (delay > 0) await sleep(delay);
       const suffix = request.msisdn.slice(-3);
-      const earlier = await findSimulatedTopup(db, request.rechargeId);
-      const record = (outcome: string) =>
-        recordSimulatedRequest(db, {
-          rechargeId: request.rechargeId,
-          msisdn: request.msisdn,
-          amount: request.amount,
-          outcome,
-          reference: `SIM-${request.rechargeId.slice(0, 8).toUpperCase()}`,
-          at: options.now(),
-        });
-      if (earlier && FINAL(earlier.outcome)) {
-        const again = await record(earlier.outcome);
-        return answerOf(again.outcome, again.reference);
-      }
-      if (suffix === '994') {
-        await record('no_answer');
-        return { kind: 'retry', reason: 'operator_timeout' };
-      }
-      if (suffix === '993' && !earlier) {
-        await record('unavailable');
-        return { kind: 'retry', reason: 'operator_unavailable' };
-      }
-      const outcome = FAILURES[suffix] ?? 'success';
-      const done = await record(outcome);
-      if (earlier) await resolveSimulatedTopup(db, request.rechargeId, outcome);
-      return answerOf(outcome, done.reference);
+      // The operator's books change in one transaction per request, as a real operator's would.
+      return store.transact(async (tx) => {
+        const earlier = await findSimulatedTopup(tx, request.rechargeId);
+        const record = (outcome: string) =>
+          recordSimulatedRequest(tx, {
+            rechargeId: request.rechargeId,
+            msisdn: request.msisdn,
+            amount: request.amount,
+            outcome,
+            reference: `SIM-${request.rechargeId.slice(0, 8).toUpperCase()}`,
+            at: options.now(),
+          });
+        if (earlier && FINAL(earlier.outcome)) {
+          const again = await record(earlier.outcome);
+          return answerOf(again.outcome, again.reference);
+        }
+        if (suffix === '994') {
+          await record('no_answer');
+          return { kind: 'retry', reason: 'operator_timeout' } as const;
+        }
+        if (suffix === '993' && !earlier) {
+          await record('unavailable');
+          return { kind: 'retry', reason: 'operator_unavailable' } as const;
+        }
+        const outcome = FAILURES[suffix] ?? 'success';
+        const done = await record(outcome);
+        if (earlier) await resolveSimulatedTopup(tx, request.rechargeId, outcome);
+        return answerOf(outcome, done.reference);
+      });
     },
 
     async status(rechargeId: string) {

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Dialect } from './dialect.js';
+import { GroupCommitter } from './group-commit.js';
 import { migrationsFor } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -14,6 +15,11 @@ export type Tx = Transaction<Database>;
 export interface Store {
   readonly db: Db;
   readonly dialect: Dialect;
+  /**
+   * Runs `work` as one transaction: all of it commits, or none. On SQLite concurrent units share a
+   * commit (group commit); on PostgreSQL each is its own transaction. `work` must use only `tx`.
+   */
+  transact<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -31,6 +37,25 @@ const exactPgTypes = {
     oid === INT8_OID ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * better-sqlite3 compiles a statement on every prepare(); Kysely prepares each query it runs. Reusing
+ * the compiled statement for the same SQL text saves that work on every request.
+ */
+function cacheStatements(database: SQLite.Database): SQLite.Database {
+  const prepare = database.prepare.bind(database);
+  const cache = new Map<string, SQLite.Statement>();
+  database.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      if (cache.size >= 2_000) cache.clear();
+      statement = prepare(source);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof database.prepare;
+  return database;
+}
+
 function openSqlite(path: string): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
@@ -40,13 +65,14 @@ function openSqlite(path: string): SQLite.Database {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.defaultSafeIntegers(true);
-  return database;
+  return cacheStatements(database);
 }
 
 export function openStore(target: DatabaseTarget, options: StoreOptions = {}): Store {
   if (target.kind === 'sqlite') {
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target.path) }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    const committer = new GroupCommitter(db);
+    return { db, dialect: 'sqlite', transact: (work) => committer.transact(work), close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: target.url,
@@ -61,7 +87,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', transact: (work) => db.transaction().execute(work), close: () => db.destroy() };
 }
 
 /** Applies pending migrations (under the migrator's lock) and returns the names applied now. */

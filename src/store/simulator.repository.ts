@@ -1,5 +1,5 @@
 import { num } from './convert.js';
-import type { Db } from './database.js';
+import type { Db, Tx } from './database.js';
 
 export interface SimulatedTopup {
   readonly rechargeId: string;
@@ -8,14 +8,14 @@ export interface SimulatedTopup {
   readonly requests: number;
 }
 
-export async function findSimulatedTopup(db: Db, rechargeId: string): Promise<SimulatedTopup | undefined> {
+export async function findSimulatedTopup(db: Db | Tx, rechargeId: string): Promise<SimulatedTopup | undefined> {
   const row = await db.selectFrom('simulator_topups').selectAll().where('recharge_id', '=', rechargeId).executeTakeFirst();
   return row && { rechargeId: row.recharge_id, outcome: row.outcome, reference: row.reference, requests: num(row.requests) };
 }
 
 /** Records a request; the first one decides the outcome, later ones only count (the operator is idempotent). */
 export async function recordSimulatedRequest(
-  db: Db,
+  db: Tx,
   topup: { rechargeId: string; msisdn: string; amount: bigint; outcome: string; reference: string; at: number },
 ): Promise<SimulatedTopup> {
   await db
@@ -35,7 +35,7 @@ export async function recordSimulatedRequest(
 }
 
 /** Moves an earlier "unavailable" answer on to the outcome of a later attempt. */
-export async function resolveSimulatedTopup(db: Db, rechargeId: string, outcome: string): Promise<void> {
+export async function resolveSimulatedTopup(db: Tx, rechargeId: string, outcome: string): Promise<void> {
   await db.updateTable('simulator_topups').set({ outcome }).where('recharge_id', '=', rechargeId).execute();
 }
 

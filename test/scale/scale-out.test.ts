@@ -50,7 +50,7 @@ describe.skipIf(!inject('postgres'))('scale-out: 2 API and 2 worker processes on
     const processes: ServiceProcess[] = [];
     try {
       // Customers: four with plenty of credit, one with credit for exactly five 1 EUR top-ups.
-      const customers = [];
+      const customers: Array<{ accountId: string; key: string }> = [];
       for (let i = 0; i < 5; i++) {
         const account = await createAccount(deps, { name: `customer ${i}` });
         await addDeposit(deps, { accountId: account.id, amount: i === 4 ? '30.15' : '100000.00' });

@@ -1,0 +1,68 @@
+import { sql } from 'kysely';
+import type { Db, Tx } from './database.js';
+
+type Job = {
+  readonly work: (tx: Tx) => Promise<unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+};
+
+const MAX_BATCH = 256;
+
+/**
+ * Group commit for SQLite, where every commit waits for an fsync (synchronous=FULL) and one writer
+ * works at a time. Transactions that arrive while one commits are run together in the next database
+ * transaction, each inside its own savepoint: a unit that fails is rolled back alone, and every unit
+ * learns its outcome only after the shared commit is durable. Callers see exactly the semantics of
+ * one transaction each; the disk sees one fsync per batch instead of one per request.
+ */
+export class GroupCommitter {
+  private readonly queue: Job[] = [];
+  private flushing = false;
+
+  constructor(private readonly db: Db) {}
+
+  transact<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+        try {
+          await this.db.transaction().execute(async (tx) => {
+            for (const job of batch) {
+              await sql`savepoint unit`.execute(tx);
+              try {
+                const value = await job.work(tx);
+                await sql`release savepoint unit`.execute(tx);
+                outcomes.push({ ok: true, value });
+              } catch (error) {
+                await sql`rollback to savepoint unit`.execute(tx);
+                await sql`release savepoint unit`.execute(tx);
+                outcomes.push({ ok: false, error });
+              }
+            }
+          });
+        } catch (error) {
+          // The batch did not commit: nothing of it is stored, and every unit says so.
+          for (const job of batch) job.reject(error);
+          continue;
+        }
+        batch.forEach((job, i) => {
+          const outcome = outcomes[i]!;
+          if (outcome.ok) job.resolve(outcome.value);
+          else job.reject(outcome.error);
+        });
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+}
