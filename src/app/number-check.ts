@@ -23,12 +23,8 @@ export async function checkNumber(deps: Deps, principal: Principal, rawNumber: s
     operators: deps.config.operators,
   });
   if (!decision.ok) return { isValid: false, message: decision.message, code: decision.code };
-  await rememberNumberCheck(deps.store.db, {
-    accountId: principal.accountId,
-    msisdn: decision.msisdn,
-    operator: decision.operator,
-    checkedAt: deps.clock.now(),
-  });
+  const check = { accountId: principal.accountId, msisdn: decision.msisdn, operator: decision.operator, checkedAt: deps.clock.now() };
+  await deps.store.transact((tx) => rememberNumberCheck(tx, check));
   return {
     isValid: true,
     operator: decision.operator,

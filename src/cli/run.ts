@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import { accountsCommand } from './commands/accounts.js';
+import { auditCommand } from './commands/audit.js';
 import { demoCommand } from './commands/demo.js';
 import { depositsCommand } from './commands/deposits.js';
 import { keysCommand } from './commands/keys.js';
@@ -17,7 +18,7 @@ export function buildProgram(): Command {
     .description('Prepaid mobile top-up service')
     .showSuggestionAfterError()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  for (const register of [migrateCommand, serveCommand, workerCommand, accountsCommand, keysCommand, depositsCommand, ratesCommand, webhooksCommand, portabilityCommand, demoCommand]) {
+  for (const register of [migrateCommand, serveCommand, workerCommand, accountsCommand, keysCommand, depositsCommand, ratesCommand, webhooksCommand, portabilityCommand, demoCommand, auditCommand]) {
     register(program);
   }
   return program;

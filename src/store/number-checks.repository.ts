@@ -1,5 +1,5 @@
 import { num } from './convert.js';
-import type { Db } from './database.js';
+import type { Db, Tx } from './database.js';
 
 export interface NumberCheckRecord {
   readonly accountId: string;
@@ -9,7 +9,7 @@ export interface NumberCheckRecord {
 }
 
 /** Remembers (or refreshes) a successful check of a number by an account. */
-export async function rememberNumberCheck(db: Db, check: NumberCheckRecord): Promise<void> {
+export async function rememberNumberCheck(db: Db | Tx, check: NumberCheckRecord): Promise<void> {
   await db
     .insertInto('number_checks')
     .values({ account_id: check.accountId, msisdn: check.msisdn, operator: check.operator, checked_at: check.checkedAt })

@@ -12,6 +12,7 @@ describeEachDialect('storage', (dialect) => {
     const huge = 9_007_199_254_740_993n; // 2^53 + 1: not representable as a double
     await t.ctx.deps.store.db.updateTable('accounts').set({ balance: huge }).where('id', '=', accountId).execute();
     expect((await findAccount(t.ctx.deps.store.db, accountId))?.balance).toBe(huge);
+    await t.ctx.deps.store.db.updateTable('accounts').set({ balance: 0 }).where('id', '=', accountId).execute();
   });
 
   it('never lets a balance go below zero, whatever the code does', async () => {

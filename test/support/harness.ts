@@ -10,6 +10,7 @@ import { createAccount } from '../../src/app/accounts.js';
 import { createApiKey, KeyCache } from '../../src/app/api-keys.js';
 import type { Clock, Deps } from '../../src/app/deps.js';
 import { addDeposit } from '../../src/app/deposits.js';
+import { audit } from '../../src/app/audit.js';
 import { WorkSignal } from '../../src/app/work-signal.js';
 import { systemResolver, type HostResolver } from '../../src/app/host-resolver.js';
 import { loadConfig, type DatabaseTarget } from '../../src/config.js';
@@ -117,7 +118,10 @@ export async function openTestContext(dialect: Dialect, env: Record<string, stri
   };
 }
 
+/** Every suite ends by reconciling its books: a test that left money or orders inconsistent fails here. */
 export async function closeTestContext(ctx: TestContext): Promise<void> {
+  const report = await audit(ctx.deps);
+  if (!report.ok) throw new Error(`topup audit found ${report.problems.length} problem(s): ${JSON.stringify(report.problems.slice(0, 5))}`);
   await ctx.app.close();
   await ctx.deps.store.close();
   await ctx.database.drop();
