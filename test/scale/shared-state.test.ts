@@ -20,7 +20,7 @@ describe.skipIf(!hasPostgres)('several processes on one PostgreSQL', () => {
     const stores = Array.from({ length: 6 }, () => openStore({ kind: 'postgres', url: databaseUrl(postgres.adminUrl, name) }));
     const applied = await Promise.all(stores.map((s) => migrate(s)));
     // Exactly one process applied each migration; the others found nothing to do.
-    expect(applied.flat().sort()).toEqual(['0001-accounts-and-ledger', '0002-orders', '0003-webhooks', '0004-rate-limits']);
+    expect(applied.flat().sort()).toEqual(['0001-accounts-and-ledger', '0002-orders', '0003-webhooks', '0004-rate-limits', '0005-order-listing-index']);
     await Promise.all(stores.map((s) => s.close()));
   });
 

@@ -4,6 +4,7 @@ import { accountsAndLedger } from './0001-accounts-and-ledger.js';
 import { orders } from './0002-orders.js';
 import { webhooks } from './0003-webhooks.js';
 import { rateLimits } from './0004-rate-limits.js';
+import { orderListingIndex } from './0005-order-listing-index.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -15,5 +16,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0002-orders': orders(dialect),
     '0003-webhooks': webhooks(dialect),
     '0004-rate-limits': rateLimits(dialect),
+    '0005-order-listing-index': orderListingIndex(dialect),
   };
 }
