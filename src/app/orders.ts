@@ -43,8 +43,11 @@ export async function listOrders(deps: Deps, accountId: string, query: OrderQuer
 }
 
 /** One order of the caller's account; another account's order is "not found", never "forbidden". */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export async function getOrder(deps: Deps, accountId: string, id: string) {
-  const order = await orders.findOrder(deps.store.db, accountId, id);
+  // Order ids are UUIDs; anything else names no order (and never reaches the database).
+  const order = UUID.test(id) ? await orders.findOrder(deps.store.db, accountId, id.toLowerCase()) : undefined;
   if (!order) throw new AppError('not_found', `No recharge order ${id} in this account.`);
   return orderDetailView(order);
 }

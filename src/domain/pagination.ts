@@ -10,6 +10,7 @@ export interface PageInfo extends PageRequest {
 
 export const DEFAULT_PAGE: PageRequest = Object.freeze({ page: 1, limit: 20 });
 export const MAX_PAGE_LIMIT = 100;
+export const MAX_PAGE = 10_000_000;
 
 export function pageOffset({ page, limit }: PageRequest): number {
   return (page - 1) * limit;

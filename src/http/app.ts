@@ -8,7 +8,7 @@ import { KeyCache } from '../app/api-keys.js';
 import type { Deps } from '../app/deps.js';
 import { AppError } from '../domain/errors.js';
 import { requireApiKey } from './auth.js';
-import { installErrorHandling } from './error-handler.js';
+import { installErrorHandling, sendProblem } from './error-handler.js';
 import { installMetrics } from './metrics.js';
 import { connectRedis, databaseStore, memoryStore, redisStore } from './rate-limit-stores.js';
 import { accountRoutes } from './routes/v1-account.js';
@@ -42,6 +42,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     connectionTimeout: 60_000,
     keepAliveTimeout: 72_000,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+    // URLs the router refuses before any route runs still get a problem body.
+    frameworkErrors: (error, request, reply) =>
+      error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? sendProblem(request, reply, 'not_found', 'There is no such resource (the id is far too long).')
+        : sendProblem(request, reply, 'validation_failed', 'The URL is not valid (bad percent-encoding?).'),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler());

@@ -13,7 +13,7 @@ export function sendProblem(
   errors?: readonly FieldProblem[],
 ) {
   const body = problemBody(code, detail, request.id, errors);
-  return reply.code(body.status).type('application/problem+json').send(body);
+  return reply.code(body.status).header('x-request-id', request.id).type('application/problem+json').send(body);
 }
 
 /** Fastify's own errors, by their codes, translated into ours. */

@@ -28,7 +28,7 @@ export const rechargeBody = (maxEntries: number) =>
         ),
       ),
       fast_recharge: Type.Optional(Type.Boolean({ description: 'Fast recharge for every entry (a fee applies)' })),
-      webhook_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      webhook_name: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$', description: 'A registered endpoint name' })),
     },
     { additionalProperties: false },
   );

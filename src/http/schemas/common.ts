@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { DEFAULT_PAGE, MAX_PAGE_LIMIT } from '../../domain/pagination.js';
+import { DEFAULT_PAGE, MAX_PAGE, MAX_PAGE_LIMIT } from '../../domain/pagination.js';
 
 export const FieldProblemSchema = Type.Object({
   arrayPosition: Type.Optional(Type.Integer()),
@@ -25,7 +25,8 @@ export const ProblemSchema = Type.Object(
 
 export const PageQuerySchema = Type.Object(
   {
-    page: Type.Integer({ minimum: 1, default: DEFAULT_PAGE.page }),
+    // Bounded so that (page − 1) × limit stays a plain 32-bit offset on every database.
+    page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE.page }),
     limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE.limit }),
   },
   { additionalProperties: false },
