@@ -33,6 +33,7 @@ export const SettingsSchema = Type.Object({
   TOPUP_DB_POOL_SIZE: Type.Optional(whole('PostgreSQL pool size (default 10)')),
   TOPUP_DB_STATEMENT_TIMEOUT_MS: Type.Optional(whole('PostgreSQL statement timeout (default 30000)')),
   TOPUP_WORKER_CLAIM_TTL_MS: Type.Optional(whole('how long a worker holds a claimed order or delivery (default 120000)')),
+  TOPUP_IDEMPOTENCY_LOCK_MS: Type.Optional(whole('how long a request holds its Idempotency-Key before a retry may take over (default 10000)')),
   TOPUP_WEBHOOK_TIMEOUT_MS: Type.Optional(whole('webhook delivery timeout (default 10000)')),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'shared rate-limit store' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
@@ -67,6 +68,7 @@ export interface Config {
   readonly dbStatementTimeoutMs: number;
   readonly workerClaimTtlMs: number;
   readonly webhookTimeoutMs: number;
+  readonly idempotencyLockMs: number;
   readonly redisUrl: string | undefined;
   readonly logLevel: string;
 }
@@ -125,6 +127,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     dbStatementTimeoutMs: int(s.TOPUP_DB_STATEMENT_TIMEOUT_MS, 30_000),
     workerClaimTtlMs: int(s.TOPUP_WORKER_CLAIM_TTL_MS, 120_000),
     webhookTimeoutMs: int(s.TOPUP_WEBHOOK_TIMEOUT_MS, 10_000),
+    idempotencyLockMs: int(s.TOPUP_IDEMPOTENCY_LOCK_MS, 10_000),
     redisUrl: s.REDIS_URL,
     logLevel: s.LOG_LEVEL ?? 'info',
   });

@@ -6,8 +6,6 @@ import * as keys from '../store/idempotency.repository.js';
 import type { Deps } from './deps.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-/** A request holding a key longer than this is taken to have died; its key may be taken over. */
-export const IDEMPOTENCY_LOCK_MS = 60_000;
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
 export interface StoredResponse {
@@ -36,7 +34,9 @@ type Holder = { accountId: string; key: string; lockedUntil: number };
 
 async function acquire(deps: Deps, accountId: string, key: string, hash: string): Promise<Holder | StoredResponse> {
   const now = deps.clock.now();
-  const claim = { accountId, key, requestHash: hash, lockedUntil: now + IDEMPOTENCY_LOCK_MS, createdAt: now };
+  // A request holding a key longer than this is taken to have died, and a retry may take the key over.
+  // That is safe even if it still runs: its commit checks it still holds the key, or rolls back.
+  const claim = { accountId, key, requestHash: hash, lockedUntil: now + deps.config.idempotencyLockMs, createdAt: now };
   const holder = { accountId, key, lockedUntil: claim.lockedUntil };
   if (await keys.insertRunningKey(deps.store.db, claim)) return holder;
   const existing = await keys.findIdempotencyRecord(deps.store.db, accountId, key);

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS } from '../../src/app/idempotency.js';
+import { IDEMPOTENCY_TTL_MS } from '../../src/app/idempotency.js';
 import { insertRunningKey } from '../../src/store/idempotency.repository.js';
 import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext, type TestContext } from '../support/harness.js';
 
@@ -83,12 +83,12 @@ describeEachDialect('Idempotency-Key on POST /v1/recharge', (dialect) => {
     const { requestHash } = await import('../../src/app/idempotency.js');
     const now = t.ctx.clock.now();
     const body = order();
-    await insertRunningKey(t.ctx.deps.store.db, { accountId, key: 'order-6', requestHash: requestHash(body), lockedUntil: now + IDEMPOTENCY_LOCK_MS, createdAt: now });
+    await insertRunningKey(t.ctx.deps.store.db, { accountId, key: 'order-6', requestHash: requestHash(body), lockedUntil: now + t.ctx.deps.config.idempotencyLockMs, createdAt: now });
     const busy = await recharge(t.ctx, key, body, { 'idempotency-key': 'order-6' });
     expect(busy.statusCode).toBe(409);
     expect(busy.json().code).toBe('idempotency_key_in_use');
     expect((await recharge(t.ctx, key, order(9), { 'idempotency-key': 'order-6' })).json().code).toBe('idempotency_key_reused');
-    t.ctx.clock.advance(IDEMPOTENCY_LOCK_MS + 1);
+    t.ctx.clock.advance(t.ctx.deps.config.idempotencyLockMs + 1);
     const resumed = await recharge(t.ctx, key, body, { 'idempotency-key': 'order-6' });
     expect(resumed.statusCode).toBe(201);
     expect(await orderCount(t.ctx, accountId)).toBe(1);
