@@ -34,6 +34,9 @@ export const SettingsSchema = Type.Object({
   TOPUP_DB_STATEMENT_TIMEOUT_MS: Type.Optional(whole('PostgreSQL statement timeout (default 30000)')),
   TOPUP_WORKER_CLAIM_TTL_MS: Type.Optional(whole('how long a worker holds a claimed order or delivery (default 120000)')),
   TOPUP_IDEMPOTENCY_LOCK_MS: Type.Optional(whole('how long a request holds its Idempotency-Key before a retry may take over (default 10000)')),
+  TOPUP_MAX_EVENT_LOOP_DELAY_MS: Type.Optional(whole('shed load with 503 above this event-loop delay; 0 = off (default 1000)')),
+  TOPUP_HTTP_HEADERS_TIMEOUT_MS: Type.Optional(whole('time a client has to send its request headers (default 10000)')),
+  TOPUP_HTTP_REQUEST_TIMEOUT_MS: Type.Optional(whole('time a client has to send its whole request (default 30000)')),
   TOPUP_WEBHOOK_TIMEOUT_MS: Type.Optional(whole('webhook delivery timeout (default 10000)')),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'shared rate-limit store' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
@@ -69,6 +72,9 @@ export interface Config {
   readonly workerClaimTtlMs: number;
   readonly webhookTimeoutMs: number;
   readonly idempotencyLockMs: number;
+  readonly maxEventLoopDelayMs: number;
+  readonly httpHeadersTimeoutMs: number;
+  readonly httpRequestTimeoutMs: number;
   readonly redisUrl: string | undefined;
   readonly logLevel: string;
 }
@@ -128,6 +134,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     workerClaimTtlMs: int(s.TOPUP_WORKER_CLAIM_TTL_MS, 120_000),
     webhookTimeoutMs: int(s.TOPUP_WEBHOOK_TIMEOUT_MS, 10_000),
     idempotencyLockMs: int(s.TOPUP_IDEMPOTENCY_LOCK_MS, 10_000),
+    maxEventLoopDelayMs: int(s.TOPUP_MAX_EVENT_LOOP_DELAY_MS, 1_000),
+    httpHeadersTimeoutMs: int(s.TOPUP_HTTP_HEADERS_TIMEOUT_MS, 10_000),
+    httpRequestTimeoutMs: int(s.TOPUP_HTTP_REQUEST_TIMEOUT_MS, 30_000),
     redisUrl: s.REDIS_URL,
     logLevel: s.LOG_LEVEL ?? 'info',
   });
