@@ -5,6 +5,7 @@ import { createAccount } from '../../src/app/accounts.js';
 import { createApiKey } from '../../src/app/api-keys.js';
 import type { Deps } from '../../src/app/deps.js';
 import { addDeposit } from '../../src/app/deposits.js';
+import { audit } from '../../src/app/audit.js';
 import { systemClock } from '../../src/app/deps.js';
 import { systemResolver } from '../../src/app/host-resolver.js';
 import { addWebhook } from '../../src/app/webhooks.js';
@@ -164,6 +165,7 @@ describe.skipIf(!inject('postgres'))('scale-out: 2 API and 2 worker processes on
       }
       const raceAccount = await db.selectFrom('accounts').select('balance').where('id', '=', race.accountId).executeTakeFirstOrThrow();
       expect(BigInt(raceAccount.balance)).toBe(0n);
+      expect(await audit(deps)).toMatchObject({ ok: true, problems: [] });
     } finally {
       await Promise.all(processes.map((p) => p.kill('SIGTERM')));
       await receiver.stop();
