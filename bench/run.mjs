@@ -229,8 +229,8 @@ async function drainScenario(env) {
 }
 
 async function webhookScenario(env) {
-  const receiverPort = port();
-  const receiver = await startBaseline.call(null).then(async (b) => b); // a bare server answers 200 to every POST
+  // The receiver is the bare baseline server: it answers 200 to every POST, as fast as node can.
+  const receiver = await startBaseline();
   const deps = await createDeps(loadConfig({ ...env, TOPUP_WEBHOOK_ALLOW_PRIVATE: 'true' }), { log });
   const account = await seedAccount(deps, []);
   await addWebhook(deps, { accountId: account.accountId, name: 'default', url: `${receiver.url}/hook` });
@@ -246,7 +246,6 @@ async function webhookScenario(env) {
       })))
       .execute();
   }
-  void receiverPort;
   const pending = async () =>
     Number((await deps.store.db.selectFrom('webhook_events').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
   const worker = start([join(root, 'dist/cli/main.js'), 'worker'], { ...env, TOPUP_WEBHOOK_ALLOW_PRIVATE: 'true' });

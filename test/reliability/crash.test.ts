@@ -1,18 +1,13 @@
-import { pino } from 'pino';
 import { expect, it } from 'vitest';
 import { createAccount } from '../../src/app/accounts.js';
 import { createApiKey } from '../../src/app/api-keys.js';
 import { audit } from '../../src/app/audit.js';
-import { systemClock, type Deps } from '../../src/app/deps.js';
 import { addDeposit } from '../../src/app/deposits.js';
-import { systemResolver } from '../../src/app/host-resolver.js';
 import { checkNumber } from '../../src/app/number-check.js';
 import { addWebhook } from '../../src/app/webhooks.js';
-import { WorkSignal } from '../../src/app/work-signal.js';
-import { loadConfig } from '../../src/config.js';
-import { migrate, openStore } from '../../src/store/database.js';
+import { migrate } from '../../src/store/database.js';
 import { databaseEnv } from '../support/cli.js';
-import { createTestDatabase, describeEachDialect } from '../support/harness.js';
+import { createTestDatabase, describeEachDialect, processDeps } from '../support/harness.js';
 import { freePort, startProcess, type ServiceProcess } from '../support/processes.js';
 import { Receiver } from '../support/receiver.js';
 
@@ -35,9 +30,9 @@ describeEachDialect('crash test: SIGKILL at random moments', (dialect) => {
       TOPUP_RATE_LIMIT_PER_MINUTE: '0',
       TOPUP_IDEMPOTENCY_LOCK_MS: '2000',
     };
-    const store = openStore(database.target);
+    const deps = processDeps(database.target, env);
+    const store = deps.store;
     await migrate(store);
-    const deps: Deps = { config: loadConfig(env), store, clock: systemClock, log: pino({ level: 'silent' }), signal: new WorkSignal(), resolveHost: systemResolver };
     const account = await createAccount(deps, { name: 'crash' });
     await addDeposit(deps, { accountId: account.id, amount: '100000.00' });
     await addWebhook(deps, { accountId: account.id, name: 'default', url: `${receiver.url}/events` });

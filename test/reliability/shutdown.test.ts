@@ -1,25 +1,20 @@
-import { pino } from 'pino';
 import { expect, it } from 'vitest';
 import { createAccount } from '../../src/app/accounts.js';
 import { createApiKey } from '../../src/app/api-keys.js';
-import { systemClock, type Deps } from '../../src/app/deps.js';
 import { addDeposit } from '../../src/app/deposits.js';
-import { systemResolver } from '../../src/app/host-resolver.js';
 import { checkNumber } from '../../src/app/number-check.js';
-import { WorkSignal } from '../../src/app/work-signal.js';
-import { loadConfig } from '../../src/config.js';
-import { migrate, openStore } from '../../src/store/database.js';
+import { migrate } from '../../src/store/database.js';
 import { databaseEnv } from '../support/cli.js';
-import { createTestDatabase, describeEachDialect } from '../support/harness.js';
+import { createTestDatabase, describeEachDialect, processDeps } from '../support/harness.js';
 import { freePort, startProcess } from '../support/processes.js';
 
 describeEachDialect('graceful shutdown', (dialect) => {
   it('on SIGTERM finishes the orders in hand, then exits 0', async () => {
     const database = await createTestDatabase(dialect);
     const env = { ...databaseEnv(database.target), TOPUP_SIMULATOR_DELAY_MS: '1500', TOPUP_EUR_RON_RATE: '4.9773' };
-    const store = openStore(database.target);
+    const deps = processDeps(database.target, env);
+    const store = deps.store;
     await migrate(store);
-    const deps: Deps = { config: loadConfig(env), store, clock: systemClock, log: pino({ level: 'silent' }), signal: new WorkSignal(), resolveHost: systemResolver };
     const account = await createAccount(deps, { name: 'shutdown' });
     await addDeposit(deps, { accountId: account.id, amount: '100.00' });
     await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging' }, '0744700777');

@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { pino } from 'pino';
 import { describe, expect, inject, it } from 'vitest';
 import { createAccount } from '../../src/app/accounts.js';
 import { createApiKey } from '../../src/app/api-keys.js';
-import type { Deps } from '../../src/app/deps.js';
 import { addDeposit } from '../../src/app/deposits.js';
 import { audit } from '../../src/app/audit.js';
-import { systemClock } from '../../src/app/deps.js';
-import { systemResolver } from '../../src/app/host-resolver.js';
 import { addWebhook } from '../../src/app/webhooks.js';
-import { WorkSignal } from '../../src/app/work-signal.js';
-import { loadConfig } from '../../src/config.js';
-import { openStore } from '../../src/store/database.js';
 import { databaseEnv } from '../support/cli.js';
-import { createTestDatabase } from '../support/harness.js';
+import { createTestDatabase, processDeps } from '../support/harness.js';
 import { freePort, startProcess, type ServiceProcess } from '../support/processes.js';
 import { Receiver } from '../support/receiver.js';
 
@@ -39,15 +32,8 @@ describe.skipIf(!inject('postgres'))('scale-out: 2 API and 2 worker processes on
       TOPUP_RATE_LIMIT_PER_MINUTE: '0',
       TOPUP_DB_POOL_SIZE: '6',
     };
-    const store = openStore(database.target);
-    const deps: Deps = {
-      config: loadConfig(env),
-      store,
-      clock: systemClock,
-      log: pino({ level: 'silent' }),
-      signal: new WorkSignal(),
-      resolveHost: systemResolver,
-    };
+    const deps = processDeps(database.target, env);
+    const store = deps.store;
     const processes: ServiceProcess[] = [];
     try {
       // Customers: four with plenty of credit, one with credit for exactly five 1 EUR top-ups.

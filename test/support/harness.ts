@@ -161,3 +161,15 @@ export const FAST_SIMULATOR: Record<string, string> = {
   TOPUP_SIMULATOR_FAST_DELAY_MS: '0',
   TOPUP_EUR_RON_RATE: '4.9773',
 };
+
+/** Dependencies on a given database with the real clock, for tests that run the service as processes. */
+export function processDeps(target: DatabaseTarget, env: Record<string, string>): Deps {
+  return {
+    config: loadConfig(env),
+    store: openStore(target),
+    clock: { now: () => Date.now() },
+    log: pino({ level: 'silent' }),
+    signal: new WorkSignal(),
+    resolveHost: systemResolver,
+  };
+}

@@ -1,11 +1,10 @@
-import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
+import { identityColumn } from './columns.js';
 
 /** Accounts, keys, deposits, the ledger, remembered number checks and ported numbers. */
 export function accountsAndLedger(dialect: Dialect) {
-  // An increasing id gives the ledger its order even when two entries share a millisecond.
-  const identity = (col: ColumnDefinitionBuilder) =>
-    dialect === 'postgres' ? col.primaryKey().generatedAlwaysAsIdentity() : col.primaryKey().autoIncrement();
+  const identity = identityColumn(dialect);
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
@@ -48,7 +47,7 @@ export function accountsAndLedger(dialect: Dialect) {
 
       await db.schema
         .createTable('ledger_entries')
-        .addColumn('id', dialect === 'postgres' ? 'bigint' : 'integer', identity)
+        .addColumn('id', identity.type, identity.build)
         .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
         .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('deposit', 'recharge', 'refund')`))
         .addColumn('amount', 'bigint', (c) => c.notNull())

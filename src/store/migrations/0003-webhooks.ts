@@ -1,10 +1,10 @@
-import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
+import { identityColumn } from './columns.js';
 
 /** Webhook endpoints, the event outbox written with each order's final status, and every attempt. */
 export function webhooks(dialect: Dialect) {
-  const identity = (col: ColumnDefinitionBuilder) =>
-    dialect === 'postgres' ? col.primaryKey().generatedAlwaysAsIdentity() : col.primaryKey().autoIncrement();
+  const identity = identityColumn(dialect);
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
@@ -49,7 +49,7 @@ export function webhooks(dialect: Dialect) {
 
       await db.schema
         .createTable('webhook_attempts')
-        .addColumn('id', dialect === 'postgres' ? 'bigint' : 'integer', identity)
+        .addColumn('id', identity.type, identity.build)
         .addColumn('event_id', 'text', (c) => c.notNull().references('webhook_events.id'))
         .addColumn('attempted_at', 'bigint', (c) => c.notNull())
         .addColumn('status_code', 'integer')
