@@ -169,7 +169,7 @@ const commands = [
   fc.constantFrom(1_000, 5_000, 30_000, 600_000, 3_600_000).map((ms) => new Advance(ms)),
 ];
 
-describeEachDialect('model-ba: random sequences against the real API', (dialect) => {
+describeEachDialect('model-based: random sequences against the real API', (dialect) => {
   it('agrees with a simple model of balances and order states after every step', async () => {
     const ctx = await openTestContext(dialect, { TOPUP_SIMULATOR_DELAY_MS: '0', TOPUP_SIMULATOR_FAST_DELAY_MS: '0', TOPUP_EUR_RON_RATE: '4.9773', TOPUP_NUMBER_CHECK_TTL_SECONDS: '315360000', TOPUP_RATE_LIMIT_PER_MINUTE: '0' });
     try {
