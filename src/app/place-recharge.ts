@@ -7,6 +7,7 @@ import { priceEntry } from '../domain/pricing.js';
 import { assessEntry, type AcceptedEntry } from '../domain/recharge-entry.js';
 import { vatRateAt } from '../domain/vat.js';
 import { findAccount } from '../store/accounts.repository.js';
+import type { Tx } from '../store/database.js';
 import { appendLedgerEntries } from '../store/ledger.repository.js';
 import { findNumberChecks } from '../store/number-checks.repository.js';
 import { notifyWorkers } from '../store/notify.js';
@@ -61,12 +62,12 @@ function checkPassthrough(passthrough: Record<string, unknown> | undefined): str
 }
 
 /** Judges every entry against the numbers' current operators and this account's number checks. */
-async function acceptEntries(deps: Deps, principal: Principal, request: RechargeRequest, now: number): Promise<AcceptedEntry[]> {
+async function acceptEntries(deps: Deps, tx: Tx, principal: Principal, request: RechargeRequest, now: number): Promise<AcceptedEntry[]> {
   const parsed = request.recharges.map((entry) => parseRomanianMobile(entry.phone_number));
   const msisdns = parsed.flatMap((p) => (p.ok ? [p.msisdn] : []));
   const [ported, checks] = await Promise.all([
-    findPortedOperators(deps.store.db, msisdns),
-    findNumberChecks(deps.store.db, principal.accountId, msisdns),
+    findPortedOperators(tx, msisdns),
+    findNumberChecks(tx, principal.accountId, msisdns),
   ]);
   const checkedAt = new Map(checks.map((c) => [c.msisdn, c.checkedAt]));
   const rules = { environment: deps.config.environment, operators: deps.config.operators };
@@ -111,11 +112,13 @@ export async function placeRecharge(
   idempotencyKey?: string,
 ): Promise<IdempotentResult> {
   const passthrough = checkPassthrough(request.passthrough);
-  const result = await idempotent(deps, principal.accountId, idempotencyKey, request, async (remember) => {
+  // One unit of work from the first read to the commit: on SQLite it joins a group commit whole,
+  // instead of queueing for the connection once per read.
+  const result = await idempotent(deps, principal.accountId, idempotencyKey, request, (remember) => deps.store.transact(async (tx) => {
     const now = deps.clock.now();
-    const webhookName = await resolveWebhookName(deps, principal.accountId, request.webhook_name);
-    const entries = await acceptEntries(deps, principal, request, now);
-    const rate = await currentRate(deps);
+    const webhookName = await resolveWebhookName(deps, principal.accountId, request.webhook_name, tx);
+    const entries = await acceptEntries(deps, tx, principal, request, now);
+    const rate = await currentRate(deps, tx);
     const vat = vatRateAt(now, deps.config.fixedVatRate);
     const requestId = newUuid();
     const documentId = typeof request.passthrough?.document_id === 'string' ? request.passthrough.document_id : null;
@@ -180,7 +183,7 @@ export async function placeRecharge(
       fastRecharge: orders.some((o) => o.fast),
       orderSummary: orders.map(orderSummaryEntry),
     };
-    await deps.store.transact(async (tx) => {
+    {
       const balanceAfter = await debitForOrders(tx, principal.accountId, totals);
       if (balanceAfter === undefined) {
         const account = await findAccount(tx, principal.accountId);
@@ -200,9 +203,9 @@ export async function placeRecharge(
       );
       await remember(tx, { status: 201, body });
       await notifyWorkers(tx, deps.store.dialect, 'orders');
-    });
-    deps.signal.notify('orders');
-    return { status: 201, body };
-  });
+    }
+    return { status: 201 as const, body };
+  }));
+  if (!result.replayed) deps.signal.notify('orders');
   return result;
 }

@@ -2,6 +2,7 @@ import { parseBnrFeed } from '../domain/bnr-feed.js';
 import { AppError } from '../domain/errors.js';
 import { formatDecimal, parseDecimal } from '../domain/money.js';
 import { insertRate, newestRate } from '../store/rates.repository.js';
+import type { Db, Tx } from '../store/database.js';
 import type { Deps } from './deps.js';
 import { newUuid } from './ids.js';
 
@@ -66,10 +67,10 @@ async function defaultFetch(url: string): Promise<string> {
  * The rate to price an order with: the fixed setting, else the newest stored rate. Production never
  * guesses: no rate younger than 4 days is 503 rate_unavailable.
  */
-export async function currentRate(deps: Deps): Promise<AppliedRate> {
+export async function currentRate(deps: Deps, db: Db | Tx = deps.store.db): Promise<AppliedRate> {
   const now = deps.clock.now();
   if (deps.config.fixedEurRonRate !== undefined) return { eurRon: deps.config.fixedEurRonRate, source: 'setting', asOf: now };
-  const stored = await newestRate(deps.store.db);
+  const stored = await newestRate(db);
   if (deps.config.environment === 'production') {
     if (!stored || now - asOf(stored.rateDate, stored.storedAt) > MAX_RATE_AGE_MS) {
       throw new AppError('rate_unavailable', 'No EUR/RON exchange rate younger than 4 days is available; orders cannot be priced now.');

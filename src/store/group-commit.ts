@@ -33,6 +33,9 @@ export class GroupCommitter {
     this.flushing = true;
     try {
       while (this.queue.length > 0) {
+        // better-sqlite3 runs a whole transaction, fsync included, without yielding to the event
+        // loop. Yield once before each batch, so requests that arrived meanwhile are read and join it.
+        await new Promise((resolve) => setImmediate(resolve));
         const batch = this.queue.splice(0, MAX_BATCH);
         const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
         try {

@@ -17,7 +17,7 @@ export async function rememberNumberCheck(db: Db | Tx, check: NumberCheckRecord)
     .execute();
 }
 
-export async function findNumberChecks(db: Db, accountId: string, msisdns: readonly string[]): Promise<NumberCheckRecord[]> {
+export async function findNumberChecks(db: Db | Tx, accountId: string, msisdns: readonly string[]): Promise<NumberCheckRecord[]> {
   if (msisdns.length === 0) return [];
   const rows = await db
     .selectFrom('number_checks')

@@ -22,7 +22,7 @@ export async function upsertPortedNumbers(
   }
 }
 
-export async function findPortedOperators(db: Db, msisdns: readonly string[]): Promise<Map<string, string>> {
+export async function findPortedOperators(db: Db | Tx, msisdns: readonly string[]): Promise<Map<string, string>> {
   if (msisdns.length === 0) return new Map();
   const rows = await db.selectFrom('ported_numbers').select(['msisdn', 'operator']).where('msisdn', 'in', [...new Set(msisdns)]).execute();
   return new Map(rows.map((r) => [r.msisdn, r.operator]));

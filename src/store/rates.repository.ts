@@ -1,5 +1,5 @@
 import { big, num } from './convert.js';
-import type { Db } from './database.js';
+import type { Db, Tx } from './database.js';
 
 export interface StoredRate {
   readonly id: string;
@@ -18,7 +18,7 @@ export async function insertRate(db: Db, rate: StoredRate): Promise<void> {
     .execute();
 }
 
-export async function newestRate(db: Db): Promise<StoredRate | undefined> {
+export async function newestRate(db: Db | Tx): Promise<StoredRate | undefined> {
   const row = await db.selectFrom('exchange_rates').selectAll().orderBy('stored_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
   return row && { id: row.id, eurRon: big(row.eur_ron), source: row.source, rateDate: row.rate_date, storedAt: num(row.stored_at) };
 }
