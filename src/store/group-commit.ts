@@ -7,7 +7,7 @@ type Job = {
   readonly reject: (error: unknown) => void;
 };
 
-const MAX_BATCH = 64;
+const MAX_BATCH = 256;
 
 /**
  * Group commit for SQLite, where every commit waits for an fsync (synchronous=FULL) and one writer
