@@ -93,11 +93,7 @@ async function finish(
   const settled = await deps.store.transact(async (tx) => {
     const held = await store.settleEventAttempt(tx, event.id, workerId, attempt, next);
     if (held && decision.outcome === 'disable' && endpointId) {
-      await tx
-        .updateTable('webhook_endpoints')
-        .set({ disabled_at: now, disabled_reason: 'answered 410 Gone' })
-        .where('id', '=', endpointId)
-        .execute();
+      await store.setEndpointDisabled(tx, endpointId, { at: now, reason: 'answered 410 Gone' });
     }
     return held;
   });

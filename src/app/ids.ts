@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
 /**
- * Prefixed ids (`acc_…`, `key_…`, `dep_…`) say what they name when they turn up in a log or a ticket.
+ * Prefixed ids (`acc_…`, `key_…`, `dep_…`, `wh_…`, `msg_…`) say what they name when they turn up in
+ * a log or a ticket.
  * 16 random bytes in base32 is 26 characters: unguessable and safe in URLs and shells.
  */
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -23,6 +24,6 @@ export function randomBase32(bytes: number): string {
   return out;
 }
 
-export const newId = (prefix: 'acc' | 'key' | 'dep'): string => `${prefix}_${randomBase32(16)}`;
+export const newId = (prefix: 'acc' | 'key' | 'dep' | 'wh' | 'msg'): string => `${prefix}_${randomBase32(16)}`;
 
 export const newUuid = (): string => randomUUID();

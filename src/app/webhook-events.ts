@@ -3,7 +3,7 @@ import type { Dialect } from '../store/dialect.js';
 import { notifyWorkers } from '../store/notify.js';
 import type { OrderRecord } from '../store/orders.repository.js';
 import { findEndpointByName, insertEvent } from '../store/webhooks.repository.js';
-import { newUuid } from './ids.js';
+import { newId } from './ids.js';
 import { orderRecordView } from './order-views.js';
 
 /**
@@ -18,7 +18,7 @@ export async function enqueueOrderEvent(tx: Tx, dialect: Dialect, order: OrderRe
   const type = order.status === 'SUCCESS' ? 'recharge.succeeded' : 'recharge.failed';
   const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data: orderRecordView(order) });
   await insertEvent(tx, {
-    id: `msg_${newUuid().replace(/-/g, '')}`,
+    id: newId('msg'),
     accountId: order.accountId,
     endpointId: endpoint.id,
     orderId: order.id,

@@ -6,7 +6,7 @@ import * as store from '../store/webhooks.repository.js';
 import { requireAccount } from './accounts.js';
 import type { Deps } from './deps.js';
 import type { ResolvedAddress } from './host-resolver.js';
-import { newUuid } from './ids.js';
+import { newId } from './ids.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -49,7 +49,7 @@ export async function addWebhook(deps: Deps, input: { accountId: string; name: s
     throw new AppError('validation_failed', `A webhook named "${input.name}" already exists for this account.`);
   }
   const endpoint = {
-    id: `wh_${newUuid().replace(/-/g, '')}`,
+    id: newId('wh'),
     accountId: input.accountId,
     name: input.name,
     url: input.url,

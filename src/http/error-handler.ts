@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isStorageUnavailable } from '../app/health.js';
 import { AppError, type ErrorCode, type FieldProblem } from '../domain/errors.js';
 import { fieldProblems } from './validation.js';
-import { PROBLEMS, problemBody } from './problem.js';
+import { problemBody } from './problem.js';
 
 export function sendProblem(
   request: FastifyRequest,
@@ -69,4 +69,3 @@ export function installErrorHandling(app: FastifyInstance): void {
   );
 }
 
-export const statusOf = (code: ErrorCode) => PROBLEMS[code].status;

@@ -93,7 +93,7 @@ export async function listEndpoints(db: Db, accountId: string): Promise<Endpoint
   return rows.map(endpoint);
 }
 
-export async function setEndpointDisabled(db: Db, id: string, disabled: { at: number; reason: string } | null): Promise<void> {
+export async function setEndpointDisabled(db: Db | Tx, id: string, disabled: { at: number; reason: string } | null): Promise<void> {
   await db
     .updateTable('webhook_endpoints')
     .set({ disabled_at: disabled?.at ?? null, disabled_reason: disabled?.reason ?? null })
