@@ -86,25 +86,24 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export async function listDeliveries(deps: Deps, accountId: string, filter: { status?: store.EventStatus; limit?: number } = {}) {
   await requireAccount(deps, accountId);
   const events = await store.listEvents(deps.store.db, accountId, { status: filter.status, limit: filter.limit ?? 100 });
-  return Promise.all(
-    events.map(async (e) => ({
-      id: e.id,
-      type: e.type,
-      order_id: e.orderId,
-      endpoint_id: e.endpointId,
-      status: e.status,
-      attempts: (await store.listAttempts(deps.store.db, e.id)).map((a) => ({
-        at: iso(a.attemptedAt),
-        status_code: a.statusCode,
-        latency_ms: a.latencyMs,
-        error: a.error,
-        outcome: a.outcome,
-      })),
-      next_attempt_at: e.status === 'pending' ? iso(e.nextAttemptAt) : null,
-      created_at: iso(e.createdAt),
-      delivered_at: iso(e.deliveredAt),
+  const attempts = await store.listAttemptsOf(deps.store.db, events.map((e) => e.id));
+  return events.map((e) => ({
+    id: e.id,
+    type: e.type,
+    order_id: e.orderId,
+    endpoint_id: e.endpointId,
+    status: e.status,
+    attempts: (attempts.get(e.id) ?? []).map((a) => ({
+      at: iso(a.attemptedAt),
+      status_code: a.statusCode,
+      latency_ms: a.latencyMs,
+      error: a.error,
+      outcome: a.outcome,
     })),
-  );
+    next_attempt_at: e.status === 'pending' ? iso(e.nextAttemptAt) : null,
+    created_at: iso(e.createdAt),
+    delivered_at: iso(e.deliveredAt),
+  }));
 }
 
 export async function redeliver(deps: Deps, eventId: string) {

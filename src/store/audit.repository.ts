@@ -72,18 +72,20 @@ export async function accountBooks(db: Db, accountId?: string): Promise<AccountB
 /** Orders whose ledger entries are not exactly one debit of their deduction, plus one refund if FAILED. */
 export async function ordersWithWrongEntries(db: Db, accountId?: string): Promise<Array<{ order_id: string; status: string; debits: unknown; refunds: unknown }>> {
   const filter = accountId ? sql`and o.account_id = ${accountId}` : sql``;
+  // One pass: count each order's ledger entries once, then keep the orders whose counts are wrong.
   const result = await sql<{ order_id: string; status: string; debits: unknown; refunds: unknown }>`
-    select o.id as order_id, o.status,
-      (select count(*) from ledger_entries l where l.order_id = o.id and l.kind = 'recharge' and l.amount = -o.deduction) as debits,
-      (select count(*) from ledger_entries l where l.order_id = o.id and l.kind = 'refund' and l.amount = o.deduction) as refunds
-    from orders o
-    where 1 = 1 ${filter}
-      and (
-        (select count(*) from ledger_entries l where l.order_id = o.id and l.kind = 'recharge' and l.amount = -o.deduction) <> 1
-        or (select count(*) from ledger_entries l where l.order_id = o.id and l.kind = 'refund' and l.amount = o.deduction)
-           <> (case when o.status = 'FAILED' then 1 else 0 end)
-        or (select count(*) from ledger_entries l where l.order_id = o.id) <> (case when o.status = 'FAILED' then 2 else 1 end)
-      )
+    select order_id, status, debits, refunds from (
+      select o.id as order_id, o.status,
+        sum(case when l.kind = 'recharge' and l.amount = -o.deduction then 1 else 0 end) as debits,
+        sum(case when l.kind = 'refund' and l.amount = o.deduction then 1 else 0 end) as refunds,
+        count(l.id) as entries
+      from orders o left join ledger_entries l on l.order_id = o.id
+      where 1 = 1 ${filter}
+      group by o.id, o.status
+    ) books
+    where debits <> 1
+       or refunds <> (case when status = 'FAILED' then 1 else 0 end)
+       or entries <> (case when status = 'FAILED' then 2 else 1 end)
     limit 100`.execute(db);
   return result.rows;
 }

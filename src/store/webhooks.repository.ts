@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { num } from './convert.js';
 import type { Db, Tx } from './database.js';
 import type { Dialect } from './dialect.js';
-import type { WebhookEndpointsTable, WebhookEventsTable } from './schema.js';
+import type { WebhookAttemptsTable, WebhookEndpointsTable, WebhookEventsTable } from './schema.js';
 
 export interface EndpointRecord {
   readonly id: string;
@@ -205,15 +205,25 @@ export async function eventsOfOrder(db: Db, orderId: string): Promise<EventRecor
   return (await db.selectFrom('webhook_events').selectAll().where('order_id', '=', orderId).execute()).map(event);
 }
 
+const attempt = (r: Selectable<WebhookAttemptsTable>): AttemptRecord => ({
+  attemptedAt: num(r.attempted_at),
+  statusCode: r.status_code === null ? null : num(r.status_code),
+  latencyMs: num(r.latency_ms),
+  error: r.error,
+  outcome: r.outcome,
+});
+
 export async function listAttempts(db: Db, eventId: string): Promise<AttemptRecord[]> {
-  const rows = await db.selectFrom('webhook_attempts').selectAll().where('event_id', '=', eventId).orderBy('id').execute();
-  return rows.map((r) => ({
-    attemptedAt: num(r.attempted_at),
-    statusCode: r.status_code === null ? null : num(r.status_code),
-    latencyMs: num(r.latency_ms),
-    error: r.error,
-    outcome: r.outcome,
-  }));
+  return (await listAttemptsOf(db, [eventId])).get(eventId) ?? [];
+}
+
+/** The attempts of many deliveries in one query, in order, by delivery id. */
+export async function listAttemptsOf(db: Db, eventIds: readonly string[]): Promise<Map<string, AttemptRecord[]>> {
+  const byEvent = new Map<string, AttemptRecord[]>();
+  if (eventIds.length === 0) return byEvent;
+  const rows = await db.selectFrom('webhook_attempts').selectAll().where('event_id', 'in', [...eventIds]).orderBy('id').execute();
+  for (const row of rows) byEvent.set(row.event_id, [...(byEvent.get(row.event_id) ?? []), attempt(row)]);
+  return byEvent;
 }
 
 /** Puts a delivery back in the queue, due now, with a fresh retry schedule (its attempts stay on record). */
