@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../app/deps.js';
+import { BUSY, workLoop } from '../app/work-loop.js';
 import { claimOrders, recordVerdict, releaseOrders, whenNextDue, type OperatorVerdict } from '../app/fulfil-orders.js';
 import type { OrderRecord } from '../store/orders.repository.js';
 import type { OperatorConnector } from './connector.js';
@@ -40,9 +41,12 @@ export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector,
   const workerId = options.workerId ?? `worker_${randomBytes(6).toString('hex')}`;
   const batchSize = options.batchSize ?? 64;
   const claimTtlMs = options.claimTtlMs ?? 120_000;
-  const idlePollMs = options.idlePollMs ?? 1_000;
-  const stopping = new AbortController();
-  let loop: Promise<void> | undefined;
+  const loop = workLoop(deps, {
+    name: 'fulfilment',
+    topic: 'orders',
+    idlePollMs: options.idlePollMs ?? 1_000,
+    pass: async () => ((await runOnce()) > 0 ? BUSY : { busy: false, nextDueAt: await whenNextDue(deps) }),
+  });
 
   async function settle(order: OrderRecord): Promise<void> {
     const verdict = await askOperator(connector, order);
@@ -57,7 +61,7 @@ export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector,
 
   async function runOnce(): Promise<number> {
     const orders = await claimOrders(deps, workerId, batchSize, claimTtlMs);
-    if (stopping.signal.aborted) {
+    if (loop.stopping.aborted) {
       await releaseOrders(deps, workerId, orders.map((o) => o.id));
       return 0;
     }
@@ -65,31 +69,5 @@ export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector,
     return orders.length;
   }
 
-  async function run(): Promise<void> {
-    while (!stopping.signal.aborted) {
-      let sleepMs: number;
-      try {
-        if ((await runOnce()) > 0) continue;
-        const due = await whenNextDue(deps);
-        sleepMs = due === undefined ? idlePollMs : Math.min(idlePollMs, Math.max(1, due - deps.clock.now()));
-      } catch (error) {
-        // The database may be down: back off for a poll interval rather than spin.
-        deps.log.error({ err: error }, 'fulfilment pass failed');
-        sleepMs = idlePollMs;
-      }
-      if (!stopping.signal.aborted) await deps.signal.wait('orders', sleepMs, stopping.signal);
-    }
-  }
-
-  return {
-    workerId,
-    runOnce,
-    start() {
-      loop ??= run();
-    },
-    async stop() {
-      stopping.abort();
-      await loop;
-    },
-  };
+  return { workerId, runOnce, start: loop.start, stop: loop.stop };
 }

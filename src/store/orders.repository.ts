@@ -5,7 +5,7 @@ import type { OrderStatus } from '../domain/order-status.js';
 import { pageOffset, type PageRequest } from '../domain/pagination.js';
 import { big, flag, num } from './convert.js';
 import type { Db, Tx } from './database.js';
-import type { Dialect } from './dialect.js';
+import type { ClaimWindow, Dialect } from './dialect.js';
 import type { OrdersTable } from './schema.js';
 
 export interface OrderFigures {
@@ -233,7 +233,7 @@ export async function findOrderById(db: Db | Tx, id: string): Promise<OrderRecor
 export async function claimDueOrders(
   tx: Tx,
   dialect: Dialect,
-  claim: { now: number; limit: number; workerId: string; claimUntil: number },
+  claim: ClaimWindow,
 ): Promise<OrderRecord[]> {
   let due = tx
     .selectFrom('orders')

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { num } from './convert.js';
 import type { Db, Tx } from './database.js';
-import type { Dialect } from './dialect.js';
+import type { ClaimWindow, Dialect } from './dialect.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable, WebhookEventsTable } from './schema.js';
 
 export interface EndpointRecord {
@@ -123,7 +123,7 @@ export async function insertEvent(tx: Tx, e: Pick<EventRecord, 'id' | 'accountId
 export async function claimDueEvents(
   tx: Tx,
   dialect: Dialect,
-  claim: { now: number; limit: number; workerId: string; claimUntil: number },
+  claim: ClaimWindow,
 ): Promise<EventRecord[]> {
   let due = tx
     .selectFrom('webhook_events')

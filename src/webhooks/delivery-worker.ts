@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { attemptDelivery, claimEvents, whenNextEventDue, type DeliveryTools } from '../app/deliver-webhooks.js';
 import type { Deps } from '../app/deps.js';
+import { BUSY, workLoop } from '../app/work-loop.js';
 import type { EventRecord } from '../store/webhooks.repository.js';
 import { sendWebhook } from './http-sender.js';
 import { signedHeaders } from './signing.js';
@@ -29,16 +30,13 @@ export function createDeliveryWorker(deps: Deps, options: DeliveryOptions = {}):
   const timeoutMs = options.timeoutMs ?? 10_000;
   // The claim outlives the timeout by far: only a dead worker lets one expire.
   const claimTtlMs = options.claimTtlMs ?? timeoutMs * 6;
-  const idlePollMs = options.idlePollMs ?? 1_000;
   const tools: DeliveryTools = {
     send: options.tools?.send ?? sendWebhook,
     sign: options.tools?.sign ?? signedHeaders,
     timeoutMs,
     jitter: options.tools?.jitter ?? (() => Math.random() * 2 - 1),
   };
-  const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
-  let loop: Promise<void> | undefined;
 
   const attempt = (event: EventRecord) =>
     attemptDelivery(deps, event, workerId, tools).then(
@@ -60,37 +58,24 @@ export function createDeliveryWorker(deps: Deps, options: DeliveryOptions = {}):
     return events.length;
   }
 
-  async function run(): Promise<void> {
-    while (!stopping.signal.aborted) {
-      let sleepMs = idlePollMs;
-      try {
-        const free = concurrency - inFlight.size;
-        const events = free > 0 ? await claimEvents(deps, workerId, free, claimTtlMs) : [];
-        launch(events);
-        if (events.length > 0 && inFlight.size < concurrency) continue;
-        if (inFlight.size >= concurrency) {
-          await Promise.race(inFlight);
-          continue;
-        }
-        const due = await whenNextEventDue(deps);
-        if (due !== undefined) sleepMs = Math.min(idlePollMs, Math.max(1, due - deps.clock.now()));
-      } catch (error) {
-        deps.log.error({ err: error }, 'webhook delivery pass failed');
+  // Keeps up to `concurrency` deliveries in flight, claiming more as slots free up.
+  const loop = workLoop(deps, {
+    name: 'webhook delivery',
+    topic: 'events',
+    idlePollMs: options.idlePollMs ?? 1_000,
+    pass: async () => {
+      const free = concurrency - inFlight.size;
+      const events = free > 0 ? await claimEvents(deps, workerId, free, claimTtlMs) : [];
+      launch(events);
+      if (events.length > 0 && inFlight.size < concurrency) return BUSY;
+      if (inFlight.size >= concurrency) {
+        await Promise.race(inFlight);
+        return BUSY;
       }
-      if (!stopping.signal.aborted) await deps.signal.wait('events', sleepMs, stopping.signal);
-    }
-    await Promise.all(inFlight);
-  }
+      return { busy: false, nextDueAt: await whenNextEventDue(deps) };
+    },
+    drain: () => Promise.all(inFlight),
+  });
 
-  return {
-    workerId,
-    runOnce,
-    start() {
-      loop ??= run();
-    },
-    async stop() {
-      stopping.abort();
-      await loop;
-    },
-  };
+  return { workerId, runOnce, start: loop.start, stop: loop.stop };
 }
