@@ -5,30 +5,20 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { createDeps, loadConfig, root, seedAccount, waitReady } from './seed.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const scenario = process.argv[2] ?? 'recharge';
 const work = mkdtempSync(join(process.env.PROFILE_DIR ?? tmpdir(), 'topup-profile-'));
 const env = { ...process.env, DATABASE_URL: join(work, 'p.db'), TOPUP_RATE_LIMIT_PER_MINUTE: '0', TOPUP_EUR_RON_RATE: '4.9773', LOG_LEVEL: 'warn' };
 
-const { loadConfig } = await import(join(root, 'dist/config.js'));
-const { createDeps } = await import(join(root, 'dist/main.js'));
-const { createAccount } = await import(join(root, 'dist/app/accounts.js'));
-const { createApiKey } = await import(join(root, 'dist/app/api-keys.js'));
-const { addDeposit } = await import(join(root, 'dist/app/deposits.js'));
-const { checkNumber } = await import(join(root, 'dist/app/number-check.js'));
 const deps = await createDeps(loadConfig(env));
-const account = await createAccount(deps, { name: 'profile' });
-await addDeposit(deps, { accountId: account.id, amount: '100000000.00' });
-await checkNumber(deps, { accountId: account.id }, '0744520001');
-const { key } = await createApiKey(deps, account.id);
+const { key } = await seedAccount(deps, ['0744520001']);
 await deps.store.close();
 
 const port = 30_000 + Math.floor(Math.random() * 20_000);
 const server = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${work}`, join(root, 'dist/cli/main.js'), 'serve', '--no-worker', '--port', String(port)], { env, stdio: 'ignore' });
-for (let i = 0; i < 100 && !(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+await waitReady(`http://127.0.0.1:${port}`);
 const headers = { 'x-authorization': key, 'content-type': 'application/json' };
 const requests = {
   recharge: { url: '/v1/recharge', method: 'POST', body: JSON.stringify({ recharges: [{ phone_number: '0744520001', amount: 1 }] }) },

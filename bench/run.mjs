@@ -5,12 +5,11 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { pino } from 'pino';
+import { addWebhook, createDeps, loadConfig, root, seedAccount, waitReady } from './seed.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const DURATION = quick ? 2 : 8;
 const BIG_ACCOUNT_ORDERS = quick ? 50_000 : 1_000_000;
@@ -18,13 +17,6 @@ const DRAIN_ORDERS = quick ? 3_000 : 20_000;
 const DELIVERIES = quick ? 2_000 : 10_000;
 const CONNECTIONS = 50;
 
-const { loadConfig } = await import(join(root, 'dist/config.js'));
-const { createDeps } = await import(join(root, 'dist/main.js'));
-const { createAccount } = await import(join(root, 'dist/app/accounts.js'));
-const { createApiKey } = await import(join(root, 'dist/app/api-keys.js'));
-const { addDeposit } = await import(join(root, 'dist/app/deposits.js'));
-const { checkNumber } = await import(join(root, 'dist/app/number-check.js'));
-const { addWebhook } = await import(join(root, 'dist/app/webhooks.js'));
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const port = () => 30_000 + Math.floor(Math.random() * 20_000);
@@ -46,14 +38,6 @@ function peakRssMb(pid) {
   } catch {
     return undefined;
   }
-}
-
-async function waitReady(url) {
-  for (let i = 0; i < 200; i++) {
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return;
-    await sleep(100);
-  }
-  throw new Error(`${url} never became ready`);
 }
 
 async function startBaseline() {
@@ -89,16 +73,6 @@ async function load(url, request, connections = CONNECTIONS) {
     p99: result.latency.p99,
     non2xx: result.non2xx + result.errors + result.timeouts,
   };
-}
-
-/** An account with credit, a key and checked numbers, seeded straight through the use cases. */
-async function seedAccount(deps, numbers) {
-  const account = await createAccount(deps, { name: 'bench', currency: 'RON' });
-  for (let i = 0; i < 4; i++) await addDeposit(deps, { accountId: account.id, amount: '100000000.00' });
-  const { key } = await createApiKey(deps, account.id);
-  const principal = { accountId: account.id, keyId: 'bench', currency: 'RON', environment: 'staging' };
-  for (const n of numbers) await checkNumber(deps, principal, n);
-  return { accountId: account.id, key };
 }
 
 const rows = [];

@@ -18,6 +18,14 @@ const MINUTE = 60_000;
 
 export type StoreClass = new () => CountingStore;
 
+/** The plugin instantiates its store per scope; every instance is the one shared counter. */
+const sharedStore = (store: CountingStore): StoreClass =>
+  class {
+    constructor() {
+      return store;
+    }
+  } as unknown as StoreClass;
+
 const settle = (callback: Callback, counting: Promise<{ count: number; ttlMs: number }>) =>
   counting.then(
     ({ count, ttlMs }) => callback(null, { current: count, ttl: Math.max(0, ttlMs) }),
@@ -38,11 +46,7 @@ export function memoryStore(deps: Deps): StoreClass {
     },
     child: () => store,
   };
-  return class {
-    constructor() {
-      return store;
-    }
-  } as unknown as StoreClass;
+  return sharedStore(store);
 }
 
 export function databaseStore(deps: Deps): StoreClass {
@@ -50,11 +54,7 @@ export function databaseStore(deps: Deps): StoreClass {
     incr: (key, callback, timeWindow = MINUTE) => void settle(callback, countInDatabase(deps, key, timeWindow)),
     child: () => store,
   };
-  return class {
-    constructor() {
-      return store;
-    }
-  } as unknown as StoreClass;
+  return sharedStore(store);
 }
 
 const INCR_WITH_WINDOW = `
@@ -75,11 +75,7 @@ export function redisStore(redis: Redis, namespace = 'topup:rate:'): StoreClass 
       ),
     child: () => store,
   };
-  return class {
-    constructor() {
-      return store;
-    }
-  } as unknown as StoreClass;
+  return sharedStore(store);
 }
 
 export function connectRedis(url: string): Redis {
