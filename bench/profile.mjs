@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// npm run bench:profile [-- recharge|check|listing]: runs one scenario against a server started with
-// --cpu-prof and prints where its CPU time went (the evidence behind README "Performance").
+// npm run bench:profile [-- recharge|recharge100|check|listing]: runs one scenario against a server started with
+// --cpu-prof and prints where its CPU time went (the evidence behind README "Performance"). A fresh
+// SQLite file by default; set DATABASE_URL to an empty PostgreSQL database to profile that instead.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,10 +11,11 @@ import { createDeps, loadConfig, root, seedAccount, waitReady } from './seed.mjs
 
 const scenario = process.argv[2] ?? 'recharge';
 const work = mkdtempSync(join(process.env.PROFILE_DIR ?? tmpdir(), 'topup-profile-'));
-const env = { ...process.env, DATABASE_URL: join(work, 'p.db'), TOPUP_RATE_LIMIT_PER_MINUTE: '0', TOPUP_EUR_RON_RATE: '4.9773', LOG_LEVEL: 'warn' };
+const env = { ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? join(work, 'p.db'), TOPUP_RATE_LIMIT_PER_MINUTE: '0', TOPUP_EUR_RON_RATE: '4.9773', LOG_LEVEL: 'warn' };
 
 const deps = await createDeps(loadConfig(env));
-const { key } = await seedAccount(deps, ['0744520001']);
+const numbers = Array.from({ length: 100 }, (_, i) => `07445${String(20_000 + i)}`);
+const { key } = await seedAccount(deps, numbers);
 await deps.store.close();
 
 const port = 30_000 + Math.floor(Math.random() * 20_000);
@@ -22,6 +24,7 @@ await waitReady(`http://127.0.0.1:${port}`);
 const headers = { 'x-authorization': key, 'content-type': 'application/json' };
 const requests = {
   recharge: { url: '/v1/recharge', method: 'POST', body: JSON.stringify({ recharges: [{ phone_number: '0744520001', amount: 1 }] }) },
+  recharge100: { url: '/v1/recharge', method: 'POST', body: JSON.stringify({ recharges: numbers.map((phone_number) => ({ phone_number, amount: 1 })) }) },
   check: { url: '/v1/check-number', method: 'POST', body: JSON.stringify({ phone_number: '0744520001' }) },
   listing: { url: '/v1/account/recharges', method: 'GET' },
 };

@@ -8,10 +8,9 @@ import { assessEntry, type AcceptedEntry } from '../domain/recharge-entry.js';
 import { vatRateAt } from '../domain/vat.js';
 import { findAccount } from '../store/accounts.repository.js';
 import type { Tx } from '../store/database.js';
-import { appendLedgerEntries } from '../store/ledger.repository.js';
 import { findNumberChecks } from '../store/number-checks.repository.js';
 import { notifyWorkers } from '../store/notify.js';
-import { debitForOrders, insertOrders, type OrderRecord } from '../store/orders.repository.js';
+import { chargeForOrders, insertOrders, type OrderRecord } from '../store/orders.repository.js';
 import { findPortedOperators } from '../store/ported-numbers.repository.js';
 import type { Principal } from './api-keys.js';
 import type { Deps } from './deps.js';
@@ -183,26 +182,17 @@ export async function placeRecharge(
       fastRecharge: orders.some((o) => o.fast),
       orderSummary: orders.map(orderSummaryEntry),
     };
-    {
-      const balanceAfter = await debitForOrders(tx, principal.accountId, totals);
-      if (balanceAfter === undefined) {
-        const account = await findAccount(tx, principal.accountId);
-        throw new AppError(
-          'insufficient_funds',
-          `This request costs ${formatDecimal(totals.deduction)} ${principal.currency}; the balance is ${formatDecimal(account?.balance ?? 0n)} ${principal.currency}. Nothing was ordered or charged.`,
-        );
-      }
-      await insertOrders(tx, orders);
-      let balance = balanceAfter + totals.deduction;
-      await appendLedgerEntries(
-        tx,
-        orders.map((o) => {
-          balance -= o.deduction;
-          return { accountId: principal.accountId, kind: 'recharge', amount: -o.deduction, balanceAfter: balance, orderId: o.id, createdAt: now };
-        }),
+    await insertOrders(tx, orders);
+    await remember(tx, { status: 201, body });
+    await notifyWorkers(tx, deps.store.dialect, 'orders');
+    // Last, so the account's row lock is held only for this statement and the commit.
+    const charge = { accountId: principal.accountId, totals, orders, createdAt: now };
+    if ((await chargeForOrders(tx, deps.store.dialect, charge)) === undefined) {
+      const account = await findAccount(tx, principal.accountId);
+      throw new AppError(
+        'insufficient_funds',
+        `This request costs ${formatDecimal(totals.deduction)} ${principal.currency}; the balance is ${formatDecimal(account?.balance ?? 0n)} ${principal.currency}. Nothing was ordered or charged.`,
       );
-      await remember(tx, { status: 201, body });
-      await notifyWorkers(tx, deps.store.dialect, 'orders');
     }
     return { status: 201 as const, body };
   }));

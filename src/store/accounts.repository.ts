@@ -1,6 +1,7 @@
 import type { Currency } from '../domain/currency.js';
 import { big, num } from './convert.js';
 import type { Db, Tx } from './database.js';
+import { prepared } from './prepared.js';
 
 export interface AccountRecord {
   readonly id: string;
@@ -52,8 +53,10 @@ export async function insertAccount(
     .execute();
 }
 
+const accountById = prepared((db: Db, p: { id: string }) => db.selectFrom('accounts').selectAll().where('id', '=', p.id));
+
 export async function findAccount(db: Db | Tx, id: string): Promise<AccountRecord | undefined> {
-  const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  const [row] = await accountById.execute(db, { id });
   return row && toRecord(row);
 }
 

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Db, Tx } from './database.js';
 
 type Job = {
@@ -8,6 +8,11 @@ type Job = {
 };
 
 const MAX_BATCH = 256;
+
+// Fixed statements, compiled once: they run around every unit.
+const SAVEPOINT = CompiledQuery.raw('savepoint unit');
+const RELEASE = CompiledQuery.raw('release savepoint unit');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint unit');
 
 /**
  * Group commit for SQLite, where every commit waits for an fsync (synchronous=FULL) and one writer
@@ -41,14 +46,14 @@ export class GroupCommitter {
         try {
           await this.db.transaction().execute(async (tx) => {
             for (const job of batch) {
-              await sql`savepoint unit`.execute(tx);
+              await tx.executeQuery(SAVEPOINT);
               try {
                 const value = await job.work(tx);
-                await sql`release savepoint unit`.execute(tx);
+                await tx.executeQuery(RELEASE);
                 outcomes.push({ ok: true, value });
               } catch (error) {
-                await sql`rollback to savepoint unit`.execute(tx);
-                await sql`release savepoint unit`.execute(tx);
+                await tx.executeQuery(ROLLBACK_TO);
+                await tx.executeQuery(RELEASE);
                 outcomes.push({ ok: false, error });
               }
             }

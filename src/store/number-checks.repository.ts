@@ -1,5 +1,6 @@
 import { num } from './convert.js';
 import type { Db, Tx } from './database.js';
+import { prepared } from './prepared.js';
 
 export interface NumberCheckRecord {
   readonly accountId: string;
@@ -9,21 +10,28 @@ export interface NumberCheckRecord {
 }
 
 /** Remembers (or refreshes) a successful check of a number by an account. */
-export async function rememberNumberCheck(db: Db | Tx, check: NumberCheckRecord): Promise<void> {
-  await db
+const upsertCheck = prepared((db: Db, p: NumberCheckRecord) =>
+  db
     .insertInto('number_checks')
-    .values({ account_id: check.accountId, msisdn: check.msisdn, operator: check.operator, checked_at: check.checkedAt })
-    .onConflict((oc) => oc.columns(['account_id', 'msisdn']).doUpdateSet({ operator: check.operator, checked_at: check.checkedAt }))
-    .execute();
+    .values({ account_id: p.accountId, msisdn: p.msisdn, operator: p.operator, checked_at: p.checkedAt })
+    .onConflict((oc) => oc.columns(['account_id', 'msisdn']).doUpdateSet({ operator: p.operator, checked_at: p.checkedAt })),
+);
+
+export async function rememberNumberCheck(db: Db | Tx, check: NumberCheckRecord): Promise<void> {
+  await upsertCheck.execute(db, check);
 }
+
+const checksOf = prepared((db: Db, p: { accountId: string; msisdns: string[] }, size) =>
+  db
+    .selectFrom('number_checks')
+    .selectAll()
+    .where('account_id', '=', p.accountId)
+    .where('msisdn', 'in', Array.from({ length: size }, (_, i) => p.msisdns[i]!)),
+);
 
 export async function findNumberChecks(db: Db | Tx, accountId: string, msisdns: readonly string[]): Promise<NumberCheckRecord[]> {
   if (msisdns.length === 0) return [];
-  const rows = await db
-    .selectFrom('number_checks')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('msisdn', 'in', [...new Set(msisdns)])
-    .execute();
+  const unique = [...new Set(msisdns)];
+  const rows = await checksOf.execute(db, { accountId, msisdns: unique }, unique.length);
   return rows.map((r) => ({ accountId: r.account_id, msisdn: r.msisdn, operator: r.operator, checkedAt: num(r.checked_at) }));
 }

@@ -1,10 +1,12 @@
-import type { Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Currency } from '../domain/currency.js';
 import type { Operator } from '../domain/operators.js';
 import type { OrderStatus } from '../domain/order-status.js';
 import { pageOffset, type PageRequest } from '../domain/pagination.js';
 import { big, flag, num } from './convert.js';
 import type { Db, Tx } from './database.js';
+import { appendLedgerEntries } from './ledger.repository.js';
+import { prepared } from './prepared.js';
 import type { ClaimWindow, Dialect } from './dialect.js';
 import type { OrdersTable } from './schema.js';
 
@@ -83,47 +85,72 @@ function toRecord(r: Selectable<OrdersTable>): OrderRecord {
   };
 }
 
+type OrderRow = Insertable<OrdersTable>;
+
+function orderRow(o: OrderRecord): OrderRow {
+  return {
+    id: o.id,
+    account_id: o.accountId,
+    request_id: o.requestId,
+    array_position: o.arrayPosition,
+    msisdn: o.msisdn,
+    operator: o.operator,
+    amount: o.amount,
+    fast: o.fast ? 1 : 0,
+    currency: o.currency,
+    eur_ron_rate: o.eurRon,
+    vat_rate: o.vat,
+    fast_fee: o.fastFee,
+    amount_ron: o.amountRon,
+    fast_fee_ron: o.fastFeeRon,
+    net_ron: o.netRon,
+    gross_ron: o.grossRon,
+    amount_net: o.amountNet,
+    amount_gross: o.amountGross,
+    fee_net: o.feeNet,
+    fee_gross: o.feeGross,
+    deduction: o.deduction,
+    status: o.status,
+    attempts: o.attempts,
+    next_attempt_at: o.nextAttemptAt,
+    claimed_by: o.claimedBy,
+    operator_reference: o.operatorReference,
+    failure_reason: o.failureReason,
+    passthrough: o.passthrough,
+    document_id: o.documentId,
+    webhook_name: o.webhookName,
+    created_at: o.createdAt,
+    updated_at: o.updatedAt,
+  };
+}
+
+const ORDER_COLUMNS = [
+  'id', 'account_id', 'request_id', 'array_position', 'msisdn', 'operator', 'amount', 'fast', 'currency', 'eur_ron_rate',
+  'vat_rate', 'fast_fee', 'amount_ron', 'fast_fee_ron', 'net_ron', 'gross_ron', 'amount_net', 'amount_gross', 'fee_net',
+  'fee_gross', 'deduction', 'status', 'attempts', 'next_attempt_at', 'claimed_by', 'operator_reference', 'failure_reason',
+  'passthrough', 'document_id', 'webhook_name', 'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<keyof OrderRow>;
+// Every column of an order row is listed above, or this line does not compile.
+const everyOrderColumn: Exclude<keyof OrderRow, (typeof ORDER_COLUMNS)[number]> extends never ? true : never = true;
+void everyOrderColumn;
+
+/** Rows per INSERT: well under both dialects' bind-parameter limits, and a bounded set of compiled shapes. */
+const INSERT_CHUNK = 250;
+
+const insertOrderRows = prepared((db: Db, p: { rows: OrderRow[] }, size) =>
+  db.insertInto('orders').values(
+    Array.from({ length: size }, (_, i) => {
+      const row = p.rows[i]!;
+      return Object.fromEntries(ORDER_COLUMNS.map((column) => [column, row[column]])) as OrderRow;
+    }),
+  ),
+);
+
 export async function insertOrders(tx: Tx, orders: readonly OrderRecord[]): Promise<void> {
-  if (orders.length === 0) return;
-  await tx
-    .insertInto('orders')
-    .values(
-      orders.map((o) => ({
-        id: o.id,
-        account_id: o.accountId,
-        request_id: o.requestId,
-        array_position: o.arrayPosition,
-        msisdn: o.msisdn,
-        operator: o.operator,
-        amount: o.amount,
-        fast: o.fast ? 1 : 0,
-        currency: o.currency,
-        eur_ron_rate: o.eurRon,
-        vat_rate: o.vat,
-        fast_fee: o.fastFee,
-        amount_ron: o.amountRon,
-        fast_fee_ron: o.fastFeeRon,
-        net_ron: o.netRon,
-        gross_ron: o.grossRon,
-        amount_net: o.amountNet,
-        amount_gross: o.amountGross,
-        fee_net: o.feeNet,
-        fee_gross: o.feeGross,
-        deduction: o.deduction,
-        status: o.status,
-        attempts: o.attempts,
-        next_attempt_at: o.nextAttemptAt,
-        claimed_by: o.claimedBy,
-        operator_reference: o.operatorReference,
-        failure_reason: o.failureReason,
-        passthrough: o.passthrough,
-        document_id: o.documentId,
-        webhook_name: o.webhookName,
-        created_at: o.createdAt,
-        updated_at: o.updatedAt,
-      })),
-    )
-    .execute();
+  for (let i = 0; i < orders.length; i += INSERT_CHUNK) {
+    const rows = orders.slice(i, i + INSERT_CHUNK).map(orderRow);
+    await insertOrderRows.execute(tx, { rows }, rows.length);
+  }
 }
 
 export interface OrderTotals {
@@ -135,28 +162,80 @@ export interface OrderTotals {
   readonly feeGross: bigint;
 }
 
-/**
- * Takes the money for a batch and adds it to the account's order totals, only if the balance covers
- * it: the guard and the CHECK constraint, not a prior read, decide. Returns the new balance, or
- * undefined when the credit is short.
- */
-export async function debitForOrders(tx: Tx, accountId: string, totals: OrderTotals): Promise<bigint | undefined> {
-  const row = await tx
+/** What placing a batch of orders takes from an account: the totals, and each order's own deduction. */
+export interface OrderCharge {
+  readonly accountId: string;
+  readonly totals: OrderTotals;
+  readonly orders: ReadonlyArray<Pick<OrderRecord, 'id' | 'deduction'>>;
+  readonly createdAt: number;
+}
+
+const debit = prepared((db: Db, p: { accountId: string; totals: OrderTotals }) =>
+  db
     .updateTable('accounts')
     .set((eb) => ({
-      balance: eb('balance', '-', totals.deduction),
-      orders_count: eb('orders_count', '+', totals.count),
-      orders_placed: eb('orders_placed', '+', totals.count),
-      orders_amount_net: eb('orders_amount_net', '+', totals.amountNet),
-      orders_amount_gross: eb('orders_amount_gross', '+', totals.amountGross),
-      orders_fee_net: eb('orders_fee_net', '+', totals.feeNet),
-      orders_fee_gross: eb('orders_fee_gross', '+', totals.feeGross),
+      balance: eb('balance', '-', p.totals.deduction),
+      orders_count: eb('orders_count', '+', p.totals.count),
+      orders_placed: eb('orders_placed', '+', p.totals.count),
+      orders_amount_net: eb('orders_amount_net', '+', p.totals.amountNet),
+      orders_amount_gross: eb('orders_amount_gross', '+', p.totals.amountGross),
+      orders_fee_net: eb('orders_fee_net', '+', p.totals.feeNet),
+      orders_fee_gross: eb('orders_fee_gross', '+', p.totals.feeGross),
     }))
-    .where('id', '=', accountId)
-    .where('balance', '>=', totals.deduction)
-    .returning('balance')
-    .executeTakeFirst();
-  return row ? big(row.balance) : undefined;
+    .where('id', '=', p.accountId)
+    .where('balance', '>=', p.totals.deduction)
+    .returning('balance'),
+);
+
+/**
+ * Takes the money for a batch, adds it to the account's order totals and appends one ledger entry per
+ * order, only if the balance covers it: the guard and the CHECK constraint, not a prior read, decide.
+ * Returns the new balance, or undefined when the credit is short (and then writes nothing).
+ *
+ * Call it last before the commit: the debit locks the account's row, and on PostgreSQL every other
+ * placement for the same account waits on that lock until this transaction commits. There it is one
+ * statement, the ledger rows written from the debit's RETURNING, so the lock is held for one round trip
+ * and the commit.
+ */
+export async function chargeForOrders(tx: Tx, dialect: Dialect, charge: OrderCharge): Promise<bigint | undefined> {
+  const { accountId, totals, orders, createdAt } = charge;
+  // Entries are applied in order: each one's balance_after is the final balance plus what the later ones took.
+  const later: bigint[] = [];
+  let sum = 0n;
+  for (let i = orders.length - 1; i >= 0; i--) {
+    later[i] = sum;
+    sum += orders[i]!.deduction;
+  }
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{ balance_after: bigint | string }>`
+      with debited as (
+        update accounts set
+          balance = balance - ${totals.deduction},
+          orders_count = orders_count + ${totals.count},
+          orders_placed = orders_placed + ${totals.count},
+          orders_amount_net = orders_amount_net + ${totals.amountNet},
+          orders_amount_gross = orders_amount_gross + ${totals.amountGross},
+          orders_fee_net = orders_fee_net + ${totals.feeNet},
+          orders_fee_gross = orders_fee_gross + ${totals.feeGross}
+        where id = ${accountId} and balance >= ${totals.deduction}
+        returning balance
+      )
+      insert into ledger_entries (account_id, kind, amount, balance_after, order_id, created_at)
+      select ${accountId}, 'recharge', -e.deduction, debited.balance + e.later, e.order_id, ${createdAt}
+      from debited cross join unnest(${orders.map((o) => o.id)}::text[], ${orders.map((o) => String(o.deduction))}::bigint[], ${later.map(String)}::bigint[])
+        with ordinality as e(order_id, deduction, later, position)
+      order by e.position
+      returning balance_after`.execute(tx);
+    return rows.length === 0 ? undefined : big(BigInt(rows.at(-1)!.balance_after));
+  }
+  const [row] = await debit.execute(tx, { accountId, totals });
+  if (!row) return undefined;
+  const balance = big(row.balance);
+  await appendLedgerEntries(
+    tx,
+    orders.map((o, i) => ({ accountId, kind: 'recharge', amount: -o.deduction, balanceAfter: balance + later[i]!, orderId: o.id, createdAt })),
+  );
+  return balance;
 }
 
 /** Gives a FAILED order's deduction back and takes it out of the totals; returns the new balance. */

@@ -1,7 +1,12 @@
 import type { Db, Tx } from './database.js';
+import { prepared } from './prepared.js';
+
+const portedOperators = prepared((db: Db, p: { msisdns: string[] }, size) =>
+  db.selectFrom('ported_numbers').select(['msisdn', 'operator']).where('msisdn', 'in', Array.from({ length: size }, (_, i) => p.msisdns[i]!)),
+);
 
 export async function findPortedOperator(db: Db, msisdn: string): Promise<string | undefined> {
-  const row = await db.selectFrom('ported_numbers').select('operator').where('msisdn', '=', msisdn).executeTakeFirst();
+  const [row] = await portedOperators.execute(db, { msisdns: [msisdn] }, 1);
   return row?.operator;
 }
 
@@ -24,6 +29,7 @@ export async function upsertPortedNumbers(
 
 export async function findPortedOperators(db: Db | Tx, msisdns: readonly string[]): Promise<Map<string, string>> {
   if (msisdns.length === 0) return new Map();
-  const rows = await db.selectFrom('ported_numbers').select(['msisdn', 'operator']).where('msisdn', 'in', [...new Set(msisdns)]).execute();
+  const unique = [...new Set(msisdns)];
+  const rows = await portedOperators.execute(db, { msisdns: unique }, unique.length);
   return new Map(rows.map((r) => [r.msisdn, r.operator]));
 }

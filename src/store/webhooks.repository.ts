@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { num } from './convert.js';
 import type { Db, Tx } from './database.js';
+import { prepared } from './prepared.js';
 import type { ClaimWindow, Dialect } from './dialect.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable, WebhookEventsTable } from './schema.js';
 
@@ -78,8 +79,12 @@ export async function insertEndpoint(db: Db, e: EndpointRecord): Promise<void> {
     .execute();
 }
 
+const endpointByName = prepared((db: Db, p: { accountId: string; name: string }) =>
+  db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', p.accountId).where('name', '=', p.name),
+);
+
 export async function findEndpointByName(db: Db | Tx, accountId: string, name: string): Promise<EndpointRecord | undefined> {
-  const row = await db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
+  const [row] = await endpointByName.execute(db, { accountId, name });
   return row && endpoint(row);
 }
 
