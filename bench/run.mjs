@@ -40,6 +40,20 @@ function peakRssMb(pid) {
   }
 }
 
+/** Samples a process's resident set (VmRSS) every 100 ms; stop() gives the highest seen, in MB. */
+function sampleRss(pid) {
+  let peak = 0;
+  const read = () => {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+      if (kb > peak) peak = kb;
+    } catch {}
+  };
+  read();
+  const timer = setInterval(read, 100);
+  return { stop: () => (clearInterval(timer), read(), Math.round(peak / 1024)) };
+}
+
 async function startBaseline() {
   const p = port();
   const proc = start([join(root, 'bench/baseline.mjs'), String(p)]);
@@ -55,9 +69,10 @@ async function startService(env, args = ['serve', '--no-worker']) {
   return { ...proc, url };
 }
 
-async function load(url, request, connections = CONNECTIONS) {
+async function load(url, request, pid, connections = CONNECTIONS) {
   const probe = await fetch(`${url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
   if (!probe.ok) throw new Error(`${request.method} ${request.path} answers ${probe.status}: ${await probe.text()}`);
+  const rss = pid ? sampleRss(pid) : undefined;
   // The path goes in the URL: autocannon's own `path` option is not applied to a plain run.
   const result = await autocannon({
     url: `${url}${request.path}`,
@@ -72,6 +87,7 @@ async function load(url, request, connections = CONNECTIONS) {
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx + result.errors + result.timeouts,
+    rssMb: rss?.stop(),
   };
 }
 
@@ -113,7 +129,7 @@ async function httpScenarios(dialect, env) {
         : [['POST /v1/recharge, 1 entry (PostgreSQL)', { method: 'POST', path: '/v1/recharge', headers: auth, body: JSON.stringify({ recharges: [{ phone_number: numbers[0], amount: 1 }] }) }]];
     for (const [name, request, perRequest] of scenarios) {
       const base = await load(baseline.url, request);
-      const measured = await load(service.url, request);
+      const measured = await load(service.url, request, service.child.pid);
       record(name, measured, base, perRequest ? { ordersPerSecond: measured.rps * perRequest } : {});
     }
   } finally {
@@ -159,7 +175,7 @@ async function bigAccountScenario(env) {
       [`GET /v1/account/recharges, first page (${BIG_ACCOUNT_ORDERS.toLocaleString('en')} orders)`, '/v1/account/recharges'],
     ]) {
       const request = { method: 'GET', path, headers: auth };
-      record(name, await load(service.url, request), await load(baseline.url, request));
+      record(name, await load(service.url, request, service.child.pid), await load(baseline.url, request));
     }
   } finally {
     await baseline.stop();
@@ -194,10 +210,12 @@ async function drainScenario(env) {
     Number((await deps.store.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).where('status', 'in', ['PENDING', 'PROCESSING']).executeTakeFirstOrThrow()).n);
   const total = await open();
   const worker = start([join(root, 'dist/cli/main.js'), 'worker'], env);
+  const rss = sampleRss(worker.child.pid);
   const ms = await waitUntil(async () => (await open()) === 0, 'worker drain');
+  const rssMb = rss.stop();
   record.peak = Math.max(record.peak ?? 0, peakRssMb(worker.child.pid) ?? 0);
   await worker.stop();
-  rows.push({ scenario: `worker draining ${total.toLocaleString('en')} orders (simulator at 0 ms)`, settledPerSecond: Math.round((total / ms) * 1000) });
+  rows.push({ scenario: `worker draining ${total.toLocaleString('en')} orders (simulator at 0 ms)`, settledPerSecond: Math.round((total / ms) * 1000), rssMb });
   process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
   await deps.store.close();
 }
@@ -223,11 +241,13 @@ async function webhookScenario(env) {
   const pending = async () =>
     Number((await deps.store.db.selectFrom('webhook_events').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
   const worker = start([join(root, 'dist/cli/main.js'), 'worker'], { ...env, TOPUP_WEBHOOK_ALLOW_PRIVATE: 'true' });
+  const rss = sampleRss(worker.child.pid);
   const ms = await waitUntil(async () => (await pending()) === 0, 'webhook deliveries');
+  const rssMb = rss.stop();
   record.peak = Math.max(record.peak ?? 0, peakRssMb(worker.child.pid) ?? 0);
   await worker.stop();
   await receiver.stop();
-  rows.push({ scenario: `webhook delivery of ${DELIVERIES.toLocaleString('en')} events to a local receiver`, deliveredPerSecond: Math.round((DELIVERIES / ms) * 1000) });
+  rows.push({ scenario: `webhook delivery of ${DELIVERIES.toLocaleString('en')} events to a local receiver`, deliveredPerSecond: Math.round((DELIVERIES / ms) * 1000), rssMb });
   process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
   await deps.store.close();
 }
@@ -282,10 +302,10 @@ writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
 
 const fmt = (v, suffix = '') => (v === undefined ? '' : `${v}${suffix}`);
 const lines = [
-  `| scenario | req/s | p50 ms | p99 ms | non-2xx | × baseline | other |`,
-  `|---|---|---|---|---|---|---|`,
+  `| scenario | req/s | p50 ms | p99 ms | non-2xx | × baseline | peak RSS MB | other |`,
+  `|---|---|---|---|---|---|---|---|`,
   ...rows.map((r) =>
-    `| ${r.scenario} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.non2xx)} | ${fmt(r.ratio)} | ${[
+    `| ${r.scenario} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.non2xx)} | ${fmt(r.ratio)} | ${fmt(r.rssMb)} | ${[
       r.ordersPerSecond && `${r.ordersPerSecond} orders/s`,
       r.settledPerSecond && `${r.settledPerSecond} orders/s settled`,
       r.deliveredPerSecond && `${r.deliveredPerSecond} deliveries/s`,
