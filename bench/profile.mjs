@@ -7,14 +7,14 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { createDeps, loadConfig, root, seedAccount, waitReady } from './seed.mjs';
+import { benchNumbers, createDeps, loadConfig, root, seedAccount, waitReady } from './seed.mjs';
 
 const scenario = process.argv[2] ?? 'recharge';
 const work = mkdtempSync(join(process.env.PROFILE_DIR ?? tmpdir(), 'topup-profile-'));
 const env = { ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? join(work, 'p.db'), TOPUP_RATE_LIMIT_PER_MINUTE: '0', TOPUP_EUR_RON_RATE: '4.9773', LOG_LEVEL: 'warn' };
 
 const deps = await createDeps(loadConfig(env));
-const numbers = Array.from({ length: 100 }, (_, i) => `07445${String(20_000 + i)}`);
+const numbers = benchNumbers(20_000);
 const { key } = await seedAccount(deps, numbers);
 await deps.store.close();
 

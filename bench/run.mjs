@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { pino } from 'pino';
-import { addWebhook, createDeps, loadConfig, root, seedAccount, waitReady } from './seed.mjs';
+import { addWebhook, benchNumbers, createDeps, loadConfig, root, seedAccount, waitReady } from './seed.mjs';
 
 const quick = process.argv.includes('--quick');
 const DURATION = quick ? 2 : 8;
@@ -30,25 +30,26 @@ function start(args, env = {}) {
   return { child, out: () => out, stop: async () => (child.exitCode === null && child.kill('SIGTERM'), exited) };
 }
 
-/** Peak resident set size of a process so far (VmHWM), in MB. */
-function peakRssMb(pid) {
+/** A memory figure of a process from /proc (VmHWM: peak so far, VmRSS: now), in kB; undefined once it exited. */
+function memoryKb(pid, field) {
   try {
-    const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-    return Math.round(kb / 1024);
+    const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    return Number.isFinite(kb) ? kb : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Samples a process's resident set (VmRSS) every 100 ms; stop() gives the highest seen, in MB. */
+/** Peak resident set size of a process so far, in MB. */
+function peakRssMb(pid) {
+  const kb = memoryKb(pid, 'VmHWM');
+  return kb === undefined ? undefined : Math.round(kb / 1024);
+}
+
+/** Samples a process's resident set every 100 ms; stop() gives the highest seen, in MB. */
 function sampleRss(pid) {
   let peak = 0;
-  const read = () => {
-    try {
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-      if (kb > peak) peak = kb;
-    } catch {}
-  };
+  const read = () => (peak = Math.max(peak, memoryKb(pid, 'VmRSS') ?? 0));
   read();
   const timer = setInterval(read, 100);
   return { stop: () => (clearInterval(timer), read(), Math.round(peak / 1024)) };
@@ -109,7 +110,7 @@ const log = pino({ level: 'silent' });
 
 async function httpScenarios(dialect, env) {
   const deps = await createDeps(loadConfig(env), { log });
-  const numbers = Array.from({ length: 100 }, (_, i) => `07445${String(20_000 + i)}`);
+  const numbers = benchNumbers(20_000);
   const account = await seedAccount(deps, numbers);
   const auth = { 'x-authorization': account.key, 'content-type': 'application/json' };
   const baseline = await startBaseline();
@@ -196,7 +197,7 @@ async function waitUntil(check, what, limitMs = 300_000) {
 
 async function drainScenario(env) {
   const deps = await createDeps(loadConfig(env), { log });
-  const numbers = Array.from({ length: 100 }, (_, i) => `07445${String(30_000 + i)}`);
+  const numbers = benchNumbers(30_000);
   const account = await seedAccount(deps, numbers);
   const service = await startService(env);
   // Place the orders through the API (no worker running), then start a worker and time the drain.

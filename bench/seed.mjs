@@ -23,6 +23,9 @@ export async function seedAccount(deps, numbers) {
   return { accountId: account.id, key };
 }
 
+/** 100 orange numbers (0744 5xx xxx) from `first` on: one full-size recharge request's worth. */
+export const benchNumbers = (first) => Array.from({ length: 100 }, (_, i) => `07445${String(first + i)}`);
+
 export async function waitReady(url) {
   for (let i = 0; i < 200; i++) {
     if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return;

@@ -6,7 +6,7 @@ import { pageOffset, type PageRequest } from '../domain/pagination.js';
 import { big, flag, num } from './convert.js';
 import type { Db, Tx } from './database.js';
 import { appendLedgerEntries } from './ledger.repository.js';
-import { prepared } from './prepared.js';
+import { prepared, preparedInsert } from './prepared.js';
 import type { ClaimWindow, Dialect } from './dialect.js';
 import type { OrdersTable } from './schema.js';
 
@@ -129,28 +129,12 @@ const ORDER_COLUMNS = [
   'vat_rate', 'fast_fee', 'amount_ron', 'fast_fee_ron', 'net_ron', 'gross_ron', 'amount_net', 'amount_gross', 'fee_net',
   'fee_gross', 'deduction', 'status', 'attempts', 'next_attempt_at', 'claimed_by', 'operator_reference', 'failure_reason',
   'passthrough', 'document_id', 'webhook_name', 'created_at', 'updated_at',
-] as const satisfies ReadonlyArray<keyof OrderRow>;
-// Every column of an order row is listed above, or this line does not compile.
-const everyOrderColumn: Exclude<keyof OrderRow, (typeof ORDER_COLUMNS)[number]> extends never ? true : never = true;
-void everyOrderColumn;
+] as const;
 
-/** Rows per INSERT: well under both dialects' bind-parameter limits, and a bounded set of compiled shapes. */
-const INSERT_CHUNK = 250;
-
-const insertOrderRows = prepared((db: Db, p: { rows: OrderRow[] }, size) =>
-  db.insertInto('orders').values(
-    Array.from({ length: size }, (_, i) => {
-      const row = p.rows[i]!;
-      return Object.fromEntries(ORDER_COLUMNS.map((column) => [column, row[column]])) as OrderRow;
-    }),
-  ),
-);
+const insertOrderRows = preparedInsert((db: Db, rows: OrderRow[]) => db.insertInto('orders').values(rows), ORDER_COLUMNS);
 
 export async function insertOrders(tx: Tx, orders: readonly OrderRecord[]): Promise<void> {
-  for (let i = 0; i < orders.length; i += INSERT_CHUNK) {
-    const rows = orders.slice(i, i + INSERT_CHUNK).map(orderRow);
-    await insertOrderRows.execute(tx, { rows }, rows.length);
-  }
+  await insertOrderRows.execute(tx, orders.map(orderRow));
 }
 
 export interface OrderTotals {
@@ -207,7 +191,8 @@ export async function chargeForOrders(tx: Tx, dialect: Dialect, charge: OrderCha
     sum += orders[i]!.deduction;
   }
   if (dialect === 'postgres') {
-    const { rows } = await sql<{ balance_after: bigint | string }>`
+    // int8 comes back as BigInt (see exactPgTypes in database.ts).
+    const { rows } = await sql<{ balance_after: bigint }>`
       with debited as (
         update accounts set
           balance = balance - ${totals.deduction},
@@ -226,7 +211,9 @@ export async function chargeForOrders(tx: Tx, dialect: Dialect, charge: OrderCha
         with ordinality as e(order_id, deduction, later, position)
       order by e.position
       returning balance_after`.execute(tx);
-    return rows.length === 0 ? undefined : big(BigInt(rows.at(-1)!.balance_after));
+    // The new balance is the last entry's balance_after, i.e. the smallest (RETURNING promises no order).
+    if (rows.length === 0) return undefined;
+    return rows.reduce((least, r) => (r.balance_after < least ? r.balance_after : least), rows[0]!.balance_after);
   }
   const [row] = await debit.execute(tx, { accountId, totals });
   if (!row) return undefined;

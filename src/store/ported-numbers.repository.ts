@@ -6,8 +6,7 @@ const portedOperators = prepared((db: Db, p: { msisdns: string[] }, size) =>
 );
 
 export async function findPortedOperator(db: Db, msisdn: string): Promise<string | undefined> {
-  const [row] = await portedOperators.execute(db, { msisdns: [msisdn] }, 1);
-  return row?.operator;
+  return (await findPortedOperators(db, [msisdn])).get(msisdn);
 }
 
 const CHUNK = 500;

@@ -66,3 +66,34 @@ export function prepared<DB, P, R>(build: (db: Kysely<DB>, params: P, size: numb
     },
   };
 }
+
+/** Rows per INSERT: well under both dialects' bind-parameter limits, and a bounded set of compiled shapes. */
+const INSERT_CHUNK = 250;
+
+/**
+ * A multi-row INSERT of `columns`, prepared once per dialect and row count and run in chunks of at most
+ * 250 rows. `insert` receives stand-in rows carrying exactly `columns` (Kysely reads a row's keys to
+ * know its columns, which a stand-in cannot tell it); a list missing a column of `Row` does not compile.
+ */
+export function preparedInsert<DB, Row extends object, const Columns extends ReadonlyArray<keyof Row>>(
+  insert: (db: Kysely<DB>, rows: Row[]) => Compilable<unknown>,
+  columns: Columns & (Exclude<keyof Row, Columns[number]> extends never ? unknown : never),
+) {
+  const statement = prepared((db: Kysely<DB>, p: { rows: Row[] }, size) =>
+    insert(
+      db,
+      Array.from({ length: size }, (_, i) => {
+        const row = p.rows[i]!;
+        return Object.fromEntries(columns.map((column) => [column, row[column]])) as Row;
+      }),
+    ),
+  );
+  return {
+    async execute(db: Kysely<DB>, rows: readonly Row[]): Promise<void> {
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        const chunk = rows.slice(i, i + INSERT_CHUNK);
+        await statement.execute(db, { rows: chunk }, chunk.length);
+      }
+    },
+  };
+}
