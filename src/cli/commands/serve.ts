@@ -4,6 +4,7 @@ import { loadConfig } from '../../config.js';
 import { createDeps } from '../../main.js';
 import { startServer } from '../../server.js';
 import { startWorkers } from '../../workers.js';
+import { collectGarbageSooner } from '../heap.js';
 import { onShutdown } from '../shutdown.js';
 
 const portNumber = (value: string): number => {
@@ -21,6 +22,7 @@ export function serveCommand(program: Command): void {
     .option('--no-worker', 'run the API alone')
     .option('--demo', 'on first start in staging, create a demo account and print its key')
     .action(async (opts: { port?: number; host?: string; worker: boolean; demo?: boolean }) => {
+      collectGarbageSooner();
       const config = loadConfig();
       const deps = await createDeps(config);
       const listen = { port: opts.port ?? config.port, host: opts.host ?? config.host };

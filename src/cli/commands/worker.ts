@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { createDeps } from '../../main.js';
 import { startWorkers } from '../../workers.js';
+import { collectGarbageSooner } from '../heap.js';
 import { onShutdown } from '../shutdown.js';
 
 export function workerCommand(program: Command): void {
@@ -9,6 +10,7 @@ export function workerCommand(program: Command): void {
     .command('worker')
     .description('run the background workers alone (fulfilment, rate refresh)')
     .action(async () => {
+      collectGarbageSooner();
       const deps = await createDeps(loadConfig());
       const workers = await startWorkers(deps);
       onShutdown(deps.log, async () => {
