@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { num } from './convert.js';
 import type { Db, Tx } from './database.js';
 import { prepared } from './prepared.js';
@@ -124,6 +124,13 @@ export async function insertEvent(tx: Tx, e: Pick<EventRecord, 'id' | 'accountId
     .execute();
 }
 
+/**
+ * The delivery queue condition, its constant written out rather than bound: SQLite uses the partial
+ * index `webhook_events_queue` only when a query names the index's own constant (with `status = ?` it
+ * reads every event ever delivered on each claim).
+ */
+const isPending = sql<boolean>`status = 'pending'`;
+
 /** Claims due deliveries for one worker; on PostgreSQL rows being claimed elsewhere are skipped. */
 export async function claimDueEvents(
   tx: Tx,
@@ -133,7 +140,7 @@ export async function claimDueEvents(
   let due = tx
     .selectFrom('webhook_events')
     .select('id')
-    .where('status', '=', 'pending')
+    .where(isPending)
     .where('next_attempt_at', '<=', claim.now)
     .orderBy('next_attempt_at')
     .limit(claim.limit);
@@ -246,7 +253,7 @@ export async function nextEventDueAt(db: Db): Promise<number | undefined> {
   const row = await db
     .selectFrom('webhook_events')
     .select((eb) => eb.fn.min('next_attempt_at').as('due'))
-    .where('status', '=', 'pending')
+    .where(isPending)
     .executeTakeFirst();
   return row?.due === null || row?.due === undefined ? undefined : num(row.due as number | bigint);
 }
