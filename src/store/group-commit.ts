@@ -9,10 +9,20 @@ type Job = {
 
 const MAX_BATCH = 256;
 
+/**
+ * Longest the event loop is held by one batch's units before it is let go once (the transaction stays
+ * open meanwhile; other queries wait for the connection as they would anyway). Node accepts one new
+ * connection per turn of the event loop (libuv since 1.45), so a batch of fifty 100-entry requests
+ * (~200 ms) held back every new client's first request by a turn each: seconds for the fiftieth.
+ */
+const SLICE_MS = 10;
+
 // Fixed statements, compiled once: they run around every unit.
 const SAVEPOINT = CompiledQuery.raw('savepoint unit');
 const RELEASE = CompiledQuery.raw('release savepoint unit');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint unit');
+
+const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Group commit for SQLite, where every commit waits for an fsync (synchronous=FULL) and one writer
@@ -40,12 +50,17 @@ export class GroupCommitter {
       while (this.queue.length > 0) {
         // better-sqlite3 runs a whole transaction, fsync included, without yielding to the event
         // loop. Yield once before each batch, so requests that arrived meanwhile are read and join it.
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldToEventLoop();
         const batch = this.queue.splice(0, MAX_BATCH);
         const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
         try {
           await this.db.transaction().execute(async (tx) => {
+            let sliceStarted = performance.now();
             for (const job of batch) {
+              if (performance.now() - sliceStarted > SLICE_MS) {
+                await yieldToEventLoop();
+                sliceStarted = performance.now();
+              }
               await tx.executeQuery(SAVEPOINT);
               try {
                 const value = await job.work(tx);

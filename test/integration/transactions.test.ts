@@ -1,0 +1,46 @@
+import { expect, it } from 'vitest';
+import { describeEachDialect, useTestContext } from '../support/harness.js';
+
+describeEachDialect('concurrent transactions (group commit on SQLite)', (dialect) => {
+  const t = useTestContext(dialect);
+
+  const remember = (accountId: string, msisdn: string) =>
+    ({ account_id: accountId, msisdn, operator: 'orange', checked_at: 1 }) as const;
+
+  it('commits the units that succeed and rolls back alone each one that fails', async () => {
+    const { accountId } = await t.ctx.account();
+    const { store } = t.ctx.deps;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        store.transact(async (tx) => {
+          await tx.insertInto('number_checks').values(remember(accountId, `4074400${String(i).padStart(4, '0')}`)).execute();
+          if (i % 3 === 0) throw new Error(`unit ${i} fails after writing`);
+          return i;
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? 'rejected' : 'fulfilled')));
+    const stored = await store.db.selectFrom('number_checks').select('msisdn').where('account_id', '=', accountId).orderBy('msisdn').execute();
+    expect(stored.map((r) => Number(r.msisdn.slice(-4)))).toEqual(Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 3 !== 0));
+  });
+
+  it('lets the event loop turn (new connections, timers) while long units run', async () => {
+    const { accountId } = await t.ctx.account();
+    const events: string[] = [];
+    const busyFor = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until); // a unit that computes for a while, as a 100-entry placement does
+    };
+    const units = Array.from({ length: 4 }, (_, i) =>
+      t.ctx.deps.store.transact(async (tx) => {
+        events.push(`unit ${i}`);
+        busyFor(15);
+        await tx.insertInto('number_checks').values(remember(accountId, `4074401${String(i).padStart(4, '0')}`)).execute();
+      }),
+    );
+    setImmediate(() => events.push('other work'));
+    await Promise.all(units);
+    expect(events).toHaveLength(5);
+    expect(events.indexOf('other work')).toBeLessThan(events.indexOf('unit 3'));
+  });
+});
