@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { v7 as uuidV7 } from 'uuid';
 
 /**
  * Prefixed ids (`acc_…`, `key_…`, `dep_…`, `wh_…`, `msg_…`) say what they name when they turn up in
@@ -26,4 +27,9 @@ export function randomBase32(bytes: number): string {
 
 export const newId = (prefix: 'acc' | 'key' | 'dep' | 'wh' | 'msg'): string => `${prefix}_${randomBase32(16)}`;
 
-export const newUuid = (): string => randomUUID();
+/**
+ * Order and request ids: UUIDv7, which begin with the time of creation (74 random bits after it). New
+ * orders then land at the end of the primary-key B-tree instead of at random pages of it: 100-entry
+ * placements measured 176–178 → 209–212 req/s with v7 against v4 (README "Performance").
+ */
+export const newUuid = (): string => uuidV7();
