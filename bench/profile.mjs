@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:profile [-- recharge|recharge100|check|listing|drain]: runs one scenario against a process
+// npm run bench:profile [-- recharge|recharge100|check|account|listing|drain]: runs one scenario against a process
 // started with --cpu-prof and prints where its CPU time went (the evidence behind README "Performance").
 // The HTTP scenarios load a server with 50 connections for 5 s; `drain` places 20,000 orders through the
 // API, then profiles a worker settling them with the simulator at 0 ms. A fresh SQLite file by default;
@@ -51,7 +51,9 @@ async function profileHttp() {
     recharge: { url: '/v1/recharge', method: 'POST', body: JSON.stringify({ recharges: [{ phone_number: '0744520001', amount: 1 }] }) },
     recharge100: { url: '/v1/recharge', method: 'POST', body: recharge100 },
     check: { url: '/v1/check-number', method: 'POST', body: JSON.stringify({ phone_number: '0744520001' }) },
+    account: { url: '/v1/account', method: 'GET' },
     listing: { url: '/v1/account/recharges', method: 'GET' },
+    account: { url: '/v1/account', method: 'GET' },
   };
   const request = requests[scenario];
   if (!request) throw new Error(`unknown scenario ${scenario}`);
