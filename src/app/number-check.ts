@@ -17,19 +17,22 @@ export type NumberCheckResult =
 export async function checkNumber(deps: Deps, principal: Principal, rawNumber: string): Promise<NumberCheckResult> {
   const parsed = parseRomanianMobile(rawNumber);
   if (!parsed.ok) return { isValid: false, message: parsed.message, code: parsed.code };
-  const ported = await findPortedOperator(deps.store.db, parsed.msisdn);
-  const decision = decideEligibility(parsed, ported !== undefined && isOperator(ported) ? ported : undefined, {
-    environment: deps.config.environment,
-    operators: deps.config.operators,
+  // One unit from the read to the write: on SQLite it queues once for a group commit, instead of once
+  // for the connection and again for the commit, and the check stored matches the porting it read.
+  return deps.store.transact(async (tx): Promise<NumberCheckResult> => {
+    const ported = await findPortedOperator(tx, parsed.msisdn);
+    const decision = decideEligibility(parsed, ported !== undefined && isOperator(ported) ? ported : undefined, {
+      environment: deps.config.environment,
+      operators: deps.config.operators,
+    });
+    if (!decision.ok) return { isValid: false, message: decision.message, code: decision.code };
+    await rememberNumberCheck(tx, { accountId: principal.accountId, msisdn: decision.msisdn, operator: decision.operator, checkedAt: deps.clock.now() });
+    return {
+      isValid: true,
+      operator: decision.operator,
+      sanitizedNumber: decision.msisdn,
+      national: decision.national,
+      ported: decision.ported,
+    };
   });
-  if (!decision.ok) return { isValid: false, message: decision.message, code: decision.code };
-  const check = { accountId: principal.accountId, msisdn: decision.msisdn, operator: decision.operator, checkedAt: deps.clock.now() };
-  await deps.store.transact((tx) => rememberNumberCheck(tx, check));
-  return {
-    isValid: true,
-    operator: decision.operator,
-    sanitizedNumber: decision.msisdn,
-    national: decision.national,
-    ported: decision.ported,
-  };
 }

@@ -5,7 +5,7 @@ const portedOperators = prepared((db: Db, p: { msisdns: string[] }, size) =>
   db.selectFrom('ported_numbers').select(['msisdn', 'operator']).where('msisdn', 'in', Array.from({ length: size }, (_, i) => p.msisdns[i]!)),
 );
 
-export async function findPortedOperator(db: Db, msisdn: string): Promise<string | undefined> {
+export async function findPortedOperator(db: Db | Tx, msisdn: string): Promise<string | undefined> {
   return (await findPortedOperators(db, [msisdn])).get(msisdn);
 }
 
