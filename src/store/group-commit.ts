@@ -12,7 +12,7 @@ const MAX_BATCH = 256;
 /**
  * Longest the event loop is held by one batch's units before it is let go once (the transaction stays
  * open meanwhile; other queries wait for the connection as they would anyway). Node accepts one new
- * connection per turn of the event loop (libuv since 1.45), so a batch of fifty 100-entry requests
+ * connection per turn of the event loop (libuv/libuv#3696), so a batch of fifty 100-entry requests
  * (~200 ms) held back every new client's first request by a turn each: seconds for the fiftieth.
  */
 const SLICE_MS = 10;
