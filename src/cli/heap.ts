@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** Old-generation growth allowed between full collections, as a percentage of what the last one kept. */
-export const HEAP_GROWING_PERCENT = 50;
+const HEAP_GROWING_PERCENT = 50;
 
 /**
  * Makes V8 collect the old generation sooner in the long-running processes (serve, worker).
