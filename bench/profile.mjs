@@ -57,6 +57,8 @@ async function profileHttp() {
   };
   const request = requests[scenario];
   if (!request) throw new Error(`unknown scenario ${scenario}`);
+  // A listing reads a full first page: give the account 100 orders before loading it.
+  if (scenario === 'listing') await (await fetch(`${server.url}/v1/recharge`, { method: 'POST', headers, body: recharge100 })).text();
   const result = await autocannon({ url: `${server.url}${request.url}`, method: request.method, body: request.body, headers, connections: 50, duration: 5 });
   process.stdout.write(`${scenario}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}\n`);
   await server.stop();

@@ -1,5 +1,5 @@
 import { formatDecimal, toJsonNumber } from '../domain/money.js';
-import type { OrderRecord } from '../store/orders.repository.js';
+import type { OrderListEntry, OrderRecord } from '../store/orders.repository.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -24,7 +24,7 @@ export function orderSummaryEntry(o: OrderRecord) {
 }
 
 /** The order record of the account listing (interface document 2.7) with DESIGN.md's extras. */
-export function orderRecordView(o: OrderRecord) {
+export function orderRecordView(o: OrderListEntry) {
   return {
     recharge_uuid: o.id,
     number: o.msisdn,
