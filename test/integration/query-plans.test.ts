@@ -2,11 +2,11 @@ import { CompiledQuery, type KyselyPlugin } from 'kysely';
 import { expect, it } from 'vitest';
 import { whenNextDue } from '../../src/app/fulfil-orders.js';
 import type { Tx } from '../../src/store/database.js';
-import { claimDueOrders } from '../../src/store/orders.repository.js';
+import { claimDueOrders, listOrders } from '../../src/store/orders.repository.js';
 import { claimDueEvents } from '../../src/store/webhooks.repository.js';
 import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext } from '../support/harness.js';
 
-describeEachDialect("the workers' queues", (dialect) => {
+describeEachDialect('query plans of the hot and the large reads', (dialect) => {
   const t = useTestContext(dialect, FAST_SIMULATOR);
 
   /** Runs `work` in a transaction and returns the SELECT statements it sent, compiled. */
@@ -45,6 +45,17 @@ describeEachDialect("the workers' queues", (dialect) => {
     ] as const) {
       const plan = await planOf(query);
       expect(plan).toContain(index);
+      expect(plan).not.toMatch(/TEMP B-TREE|Sort/i);
+    }
+  });
+
+  it('a listing filtered by document reads its page and its count off the document index, without a sort', async () => {
+    const filter = { documentId: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b' };
+    const queries = await selectsOf((tx) => listOrders(tx, 'acc_plan', filter, { page: 1, limit: 20 }));
+    expect(queries).toHaveLength(2);
+    for (const query of queries) {
+      const plan = await planOf(query);
+      expect(plan).toContain('orders_account_document');
       expect(plan).not.toMatch(/TEMP B-TREE|Sort/i);
     }
   });
