@@ -22,7 +22,7 @@ describe.skipIf(!hasPostgres)('several processes on one PostgreSQL', () => {
     const applied = await Promise.all(stores.map((s) => migrate(s)));
     // Exactly one process applied each migration; the others found nothing to do.
     expect(applied.flat().sort()).toEqual(Object.keys(migrationsFor('postgres')).sort());
-    expect(applied.flat()).toContain('0006-queue-and-document-indexes');
+    expect(applied.flat()).toContain('0006-queue-and-filter-indexes');
     await Promise.all(stores.map((s) => s.close()));
   });
 

@@ -5,7 +5,7 @@ import { orders } from './0002-orders.js';
 import { webhooks } from './0003-webhooks.js';
 import { rateLimits } from './0004-rate-limits.js';
 import { orderListingIndex } from './0005-order-listing-index.js';
-import { queueAndDocumentIndexes } from './0006-queue-and-document-indexes.js';
+import { queueAndFilterIndexes } from './0006-queue-and-filter-indexes.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -18,6 +18,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0003-webhooks': webhooks(dialect),
     '0004-rate-limits': rateLimits(dialect),
     '0005-order-listing-index': orderListingIndex(dialect),
-    '0006-queue-and-document-indexes': queueAndDocumentIndexes(dialect),
+    '0006-queue-and-filter-indexes': queueAndFilterIndexes(dialect),
   };
 }
