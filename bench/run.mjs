@@ -56,10 +56,12 @@ function sampleRss(pid) {
 }
 
 async function startBaseline() {
-  const p = port();
-  const proc = start([join(root, 'bench/baseline.mjs'), String(p)]);
-  for (let i = 0; i < 100 && !proc.out().includes('ready'); i++) await sleep(50);
-  return { ...proc, url: `http://127.0.0.1:${p}` };
+  // Port 0: the system picks a free one (a random pick once collided with a port in use).
+  const proc = start([join(root, 'bench/baseline.mjs'), '0']);
+  let ready;
+  for (let i = 0; i < 100 && !(ready = /ready (\d+)/.exec(proc.out())); i++) await sleep(50);
+  if (!ready) throw new Error(`the baseline server did not start: ${proc.out()}`);
+  return { ...proc, url: `http://127.0.0.1:${ready[1]}` };
 }
 
 async function startService(env, args = ['serve', '--no-worker']) {
