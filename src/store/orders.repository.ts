@@ -72,12 +72,18 @@ function toListEntry(r: Pick<Selectable<OrdersTable>, (typeof LIST_COLUMNS)[numb
   };
 }
 
+// Written out in full rather than spreading toListEntry's result: the spread made every record a slow
+// object (toRecord 13 % and GC 15 % of a worker's drain profile, which halved its rate).
 function toRecord(r: Selectable<OrdersTable>): OrderRecord {
   return {
-    ...toListEntry(r),
+    id: r.id,
     accountId: r.account_id,
     requestId: r.request_id,
     arrayPosition: num(r.array_position),
+    msisdn: r.msisdn,
+    operator: r.operator as Operator,
+    amount: big(r.amount),
+    fast: flag(r.fast),
     currency: r.currency as Currency,
     eurRon: big(r.eur_ron_rate),
     vat: big(r.vat_rate),
@@ -91,12 +97,17 @@ function toRecord(r: Selectable<OrdersTable>): OrderRecord {
     feeNet: big(r.fee_net),
     feeGross: big(r.fee_gross),
     deduction: big(r.deduction),
+    status: r.status as OrderStatus,
     attempts: num(r.attempts),
     nextAttemptAt: num(r.next_attempt_at),
     claimedBy: r.claimed_by,
     operatorReference: r.operator_reference,
+    failureReason: r.failure_reason,
+    passthrough: r.passthrough,
     documentId: r.document_id,
     webhookName: r.webhook_name,
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
   };
 }
 
