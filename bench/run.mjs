@@ -2,6 +2,7 @@
 // npm run bench [-- --quick]: measures the service against a bare node:http baseline on this machine.
 // Prints one table and writes the results as JSON to .bench/. See README "Performance".
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +74,8 @@ async function startService(env, args = ['serve', '--no-worker']) {
 }
 
 async function load(url, request, pid, connections = CONNECTIONS) {
-  const probe = await fetch(`${url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+  const freshKey = request.freshIdempotencyKey ? () => ({ 'idempotency-key': randomUUID() }) : () => ({});
+  const probe = await fetch(`${url}${request.path}`, { method: request.method, headers: { ...request.headers, ...freshKey() }, body: request.body });
   if (!probe.ok) throw new Error(`${request.method} ${request.path} answers ${probe.status}: ${await probe.text()}`);
   const rss = pid ? sampleRss(pid) : undefined;
   // The path goes in the URL: autocannon's own `path` option is not applied to a plain run.
@@ -84,6 +86,8 @@ async function load(url, request, pid, connections = CONNECTIONS) {
     method: request.method,
     headers: request.headers,
     body: request.body,
+    // Each request its own Idempotency-Key, as an integrator retrying safely would send.
+    requests: request.freshIdempotencyKey ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...freshKey() } }) }] : undefined,
   });
   return {
     rps: Math.round(result.requests.average),
@@ -123,6 +127,10 @@ async function httpScenarios(dialect, env) {
         ? [
             ['POST /v1/check-number', { method: 'POST', path: '/v1/check-number', headers: auth, body: JSON.stringify({ phone_number: '0744520001' }) }],
             ['POST /v1/recharge, 1 entry (SQLite, synchronous=FULL)', { method: 'POST', path: '/v1/recharge', headers: auth, body: JSON.stringify({ recharges: [{ phone_number: numbers[0], amount: 1 }] }) }],
+            [
+              'POST /v1/recharge, 1 entry, a fresh Idempotency-Key each',
+              { method: 'POST', path: '/v1/recharge', headers: auth, body: JSON.stringify({ recharges: [{ phone_number: numbers[0], amount: 1 }] }), freshIdempotencyKey: true },
+            ],
             [
               'POST /v1/recharge, 100 entries',
               { method: 'POST', path: '/v1/recharge', headers: auth, body: JSON.stringify({ recharges: numbers.map((phone_number) => ({ phone_number, amount: 1 })) }) },

@@ -38,19 +38,19 @@ async function acquire(deps: Deps, accountId: string, key: string, hash: string)
   // That is safe even if it still runs: its commit checks it still holds the key, or rolls back.
   const claim = { accountId, key, requestHash: hash, lockedUntil: now + deps.config.idempotencyLockMs, createdAt: now };
   const holder = { accountId, key, lockedUntil: claim.lockedUntil };
-  if (await keys.insertRunningKey(deps.store.db, claim)) return holder;
+  if (await deps.store.write((db) => keys.insertRunningKey(db, claim))) return holder;
   const existing = await keys.findIdempotencyRecord(deps.store.db, accountId, key);
   const stale = { now, expiredBefore: now - IDEMPOTENCY_TTL_MS };
   if (!existing || existing.createdAt < stale.expiredBefore) {
     // Expired (or deleted between our two reads): the key is free for a new request.
-    if (await keys.takeOverKey(deps.store.db, claim, stale)) return holder;
+    if (await deps.store.write((db) => keys.takeOverKey(db, claim, stale))) return holder;
     throw new AppError('idempotency_key_in_use', 'Another request with this Idempotency-Key is being processed; retry shortly.');
   }
   if (existing.requestHash !== hash) {
     throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
   }
   if (existing.state === 'done') return { status: existing.statusCode ?? 200, body: JSON.parse(existing.response ?? 'null') };
-  if (existing.lockedUntil < now && (await keys.takeOverKey(deps.store.db, claim, stale))) return holder;
+  if (existing.lockedUntil < now && (await deps.store.write((db) => keys.takeOverKey(db, claim, stale)))) return holder;
   throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.');
 }
 
@@ -78,7 +78,7 @@ export async function idempotent(
   try {
     return { ...(await work(remember)), replayed: false };
   } catch (error) {
-    await keys.releaseKey(deps.store.db, acquired).catch((releaseError: unknown) =>
+    await deps.store.write((db) => keys.releaseKey(db, acquired)).catch((releaseError: unknown) =>
       deps.log.error({ err: releaseError }, 'could not release an idempotency key'),
     );
     throw error;

@@ -20,6 +20,13 @@ export interface Store {
    * commit (group commit); on PostgreSQL each is its own transaction. `work` must use only `tx`.
    */
   transact<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs one statement that must be durable before the caller goes on but needs no transaction around
+   * it. On SQLite it joins a group commit like `transact` (a commit of its own costs an fsync on the
+   * event loop: requests with an Idempotency-Key ran at a third of the rate); on PostgreSQL it runs
+   * alone, committed by itself, without BEGIN and COMMIT round trips.
+   */
+  write<T>(work: (db: Db | Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -72,7 +79,8 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
   if (target.kind === 'sqlite') {
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target.path) }) });
     const committer = new GroupCommitter(db);
-    return { db, dialect: 'sqlite', transact: (work) => committer.transact(work), close: () => db.destroy() };
+    const transact = <T>(work: (tx: Tx) => Promise<T>) => committer.transact(work);
+    return { db, dialect: 'sqlite', transact, write: transact, close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: target.url,
@@ -87,7 +95,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', transact: (work) => db.transaction().execute(work), close: () => db.destroy() };
+  return { db, dialect: 'postgres', transact: (work) => db.transaction().execute(work), write: (work) => work(db), close: () => db.destroy() };
 }
 
 /** Applies pending migrations (under the migrator's lock) and returns the names applied now. */

@@ -30,7 +30,7 @@ export async function findIdempotencyRecord(db: Db, accountId: string, key: stri
 
 /** Claims a key for a new request; false when another request holds it (the primary key decides). */
 export async function insertRunningKey(
-  db: Db,
+  db: Db | Tx,
   record: { accountId: string; key: string; requestHash: string; lockedUntil: number; createdAt: number },
 ): Promise<boolean> {
   const result = await db
@@ -53,7 +53,7 @@ export async function insertRunningKey(
  * false when someone else got there first.
  */
 export async function takeOverKey(
-  db: Db,
+  db: Db | Tx,
   record: { accountId: string; key: string; requestHash: string; lockedUntil: number; createdAt: number },
   staleBefore: { now: number; expiredBefore: number },
 ): Promise<boolean> {
@@ -94,7 +94,7 @@ export async function completeKey(
 }
 
 /** A request that failed stored nothing and keeps no key. */
-export async function releaseKey(db: Db, holder: { accountId: string; key: string; lockedUntil: number }): Promise<void> {
+export async function releaseKey(db: Db | Tx, holder: { accountId: string; key: string; lockedUntil: number }): Promise<void> {
   await db
     .deleteFrom('idempotency_keys')
     .where('account_id', '=', holder.accountId)

@@ -24,6 +24,20 @@ describeEachDialect('concurrent transactions (group commit on SQLite)', (dialect
     expect(stored.map((r) => Number(r.msisdn.slice(-4)))).toEqual(Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 3 !== 0));
   });
 
+  it('runs a lone write committed by the time it resolves, and a failing one leaves nothing', async () => {
+    const { accountId } = await t.ctx.account();
+    const { store } = t.ctx.deps;
+    const [written, refused] = await Promise.allSettled([
+      store.write((db) => db.insertInto('number_checks').values(remember(accountId, '40744020001')).execute()),
+      // No such account: the foreign key refuses the row.
+      store.write((db) => db.insertInto('number_checks').values(remember('acc_missing', '40744020002')).execute()),
+    ]);
+    expect(written.status).toBe('fulfilled');
+    expect(refused.status).toBe('rejected');
+    const stored = await store.db.selectFrom('number_checks').select(['account_id', 'msisdn']).where('msisdn', 'like', '4074402%').execute();
+    expect(stored).toEqual([{ account_id: accountId, msisdn: '40744020001' }]);
+  });
+
   it('lets the event loop turn (new connections, timers) while long units run', async () => {
     const { accountId } = await t.ctx.account();
     const events: string[] = [];
