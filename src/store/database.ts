@@ -24,7 +24,8 @@ export interface Store {
    * Runs one statement that must be durable before the caller goes on but needs no transaction around
    * it. On SQLite it joins a group commit like `transact` (a commit of its own costs an fsync on the
    * event loop: requests with an Idempotency-Key ran at a third of the rate); on PostgreSQL it runs
-   * alone, committed by itself, without BEGIN and COMMIT round trips.
+   * alone, committed by itself, without BEGIN and COMMIT round trips. Never call it from inside a
+   * `transact` unit: on SQLite it would wait for a commit that waits for it.
    */
   write<T>(work: (db: Db | Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
