@@ -1,6 +1,7 @@
 import { decideRetry } from '../domain/retry-schedule.js';
 import { appendLedgerEntries } from '../store/ledger.repository.js';
-import { claimDueOrders, nextDueAt, refundOrder, releaseClaims, settleClaimedOrder, type OrderRecord } from '../store/orders.repository.js';
+import { claimDueOrders, nextDueAt, releaseClaims, settleClaimedOrder } from '../store/order-queue.repository.js';
+import { refundOrder, type OrderRecord } from '../store/orders.repository.js';
 import type { Deps } from './deps.js';
 import { enqueueOrderEvent } from './webhook-events.js';
 

@@ -2,7 +2,8 @@ import { CompiledQuery, sql, type KyselyPlugin } from 'kysely';
 import { expect, it } from 'vitest';
 import { whenNextDue } from '../../src/app/fulfil-orders.js';
 import type { Tx } from '../../src/store/database.js';
-import { claimDueOrders, listOrders } from '../../src/store/orders.repository.js';
+import { claimDueOrders } from '../../src/store/order-queue.repository.js';
+import { listOrders } from '../../src/store/orders.repository.js';
 import { claimDueEvents } from '../../src/store/webhooks.repository.js';
 import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext } from '../support/harness.js';
 

@@ -1,0 +1,106 @@
+import { sql } from 'kysely';
+import { num } from './convert.js';
+import type { Db, Tx } from './database.js';
+import type { ClaimWindow, Dialect } from './dialect.js';
+import { toRecord, type OrderRecord } from './orders.repository.js';
+
+// The workers' queue of orders: claiming due ones, settling a claim, handing claims back, and when the
+// next one is due. Every query here reads the partial index `orders_queue` (see migration 0006).
+
+/**
+ * The workers' queue condition, with its constants written out rather than bound: SQLite uses the
+ * partial index `orders_queue` only when a query names the index's own constants (with
+ * `status in (?, ?)` it reads the whole table, settled orders and all, on every claim).
+ */
+const isOpen = sql<boolean>`status in ('PENDING', 'PROCESSING')`;
+
+/**
+ * Claims up to `limit` due orders for one worker: PENDING orders whose attempt is due, and PROCESSING
+ * orders whose claim ran out (their worker died). Fast orders first. On PostgreSQL, rows another worker
+ * is claiming are skipped rather than waited for.
+ */
+export async function claimDueOrders(
+  tx: Tx,
+  dialect: Dialect,
+  claim: ClaimWindow,
+): Promise<OrderRecord[]> {
+  let due = tx
+    .selectFrom('orders')
+    .select('id')
+    .where(isOpen)
+    .where('next_attempt_at', '<=', claim.now)
+    .orderBy('fast', 'desc')
+    .orderBy('next_attempt_at')
+    .limit(claim.limit);
+  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  const ids = (await due.execute()).map((r) => r.id);
+  if (ids.length === 0) return [];
+  const rows = await tx
+    .updateTable('orders')
+    .set((eb) => ({
+      status: 'PROCESSING',
+      claimed_by: claim.workerId,
+      next_attempt_at: claim.claimUntil,
+      attempts: eb('attempts', '+', 1),
+      updated_at: claim.now,
+    }))
+    .where('id', 'in', ids)
+    .returningAll()
+    .execute();
+  return rows.map(toRecord).sort((a, b) => Number(b.fast) - Number(a.fast) || a.createdAt - b.createdAt);
+}
+
+/**
+ * Moves a claimed order to its outcome, only while this worker still holds the claim: a worker whose
+ * claim was taken over cannot settle the order a second time. Returns the settled order, or undefined.
+ */
+export async function settleClaimedOrder(
+  tx: Tx,
+  id: string,
+  workerId: string,
+  outcome:
+    | { status: 'SUCCESS'; operatorReference: string; now: number }
+    | { status: 'FAILED'; failureReason: string; now: number }
+    | { status: 'PENDING'; nextAttemptAt: number; failureReason: string; now: number },
+): Promise<OrderRecord | undefined> {
+  const row = await tx
+    .updateTable('orders')
+    .set({
+      status: outcome.status,
+      claimed_by: null,
+      updated_at: outcome.now,
+      ...(outcome.status === 'SUCCESS' ? { operator_reference: outcome.operatorReference, failure_reason: null } : {}),
+      ...(outcome.status === 'FAILED' ? { failure_reason: outcome.failureReason } : {}),
+      ...(outcome.status === 'PENDING' ? { next_attempt_at: outcome.nextAttemptAt, failure_reason: outcome.failureReason } : {}),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'PROCESSING')
+    .where('claimed_by', '=', workerId)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toRecord(row);
+}
+
+/** Hands back claims a stopping worker has not started on, so others take them at once. */
+export async function releaseClaims(db: Db, workerId: string, ids: readonly string[], now: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('orders')
+    .set((eb) => ({ status: 'PENDING', claimed_by: null, next_attempt_at: now, attempts: eb('attempts', '-', 1), updated_at: now }))
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'PROCESSING')
+    .where('claimed_by', '=', workerId)
+    .execute();
+}
+
+/** The earliest moment an open order becomes due, so an idle worker knows how long it may sleep. */
+export async function nextDueAt(db: Db): Promise<number | undefined> {
+  // One minimum per value of `fast`: each is the first entry of its part of the queue index, where a
+  // minimum over both parts would read all of it.
+  const earliest = (fast: 0 | 1) =>
+    db.selectFrom('orders').select((eb) => eb.fn.min('next_attempt_at').as('due')).where(isOpen).where('fast', '=', fast);
+  const row = await db.selectNoFrom([earliest(1).as('fast'), earliest(0).as('normal')]).executeTakeFirstOrThrow();
+  const due = [row.fast, row.normal].filter((d) => d !== null && d !== undefined).map((d) => num(d as number | bigint));
+  return due.length === 0 ? undefined : Math.min(...due);
+}
+
