@@ -1,23 +1,45 @@
 import type { Logger } from 'pino';
-import { systemClock, type Clock, type Deps } from './app/deps.js';
-import type { Config } from './config.js';
-import { systemResolver } from './app/host-resolver.js';
+import { dnsResolver } from './adapters/dns-resolver.js';
+import { httpFeedReader } from './adapters/feed-reader.js';
+import { createLogger } from './adapters/logger.js';
+import { systemClock } from './adapters/system-clock.js';
+import type { Deps } from './app/deps.js';
+import type { Clock, FeedReader, HostResolver } from './app/ports.js';
 import { WorkSignal } from './app/work-signal.js';
-import { createLogger } from './logger.js';
-import { migrate, openStore } from './store/database.js';
+import type { Config } from './config.js';
+import { webhookEventBody } from './contract/webhooks.js';
+import { openStore } from './store/database.js';
 
-/** The composition root: every real dependency is chosen here, once. */
-export async function createDeps(
-  config: Config,
-  overrides: { clock?: Clock; log?: Logger } = {},
-): Promise<Deps & { migrated: string[] }> {
+/** What a caller may choose instead of the real thing: tests drive time, DNS and the feed. */
+export interface DepsOverrides {
+  readonly clock?: Clock;
+  readonly log?: Logger;
+  readonly resolveHost?: HostResolver;
+  readonly readFeed?: FeedReader;
+}
+
+/**
+ * The composition root: every real dependency is chosen here, once, for the server, the workers, the
+ * command line, the benchmark and the tests alike.
+ */
+export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps & { migrated: string[] }> {
   const log = overrides.log ?? createLogger(config.logLevel);
   const store = openStore(config.database, { poolSize: config.dbPoolSize, statementTimeoutMs: config.dbStatementTimeoutMs });
   try {
     // Every entry point migrates first: it is idempotent, runs under the migrator's lock, and spares
     // a newcomer the "no such table" surprise on the embedded default.
-    const migrated = await migrate(store);
-    return { config, store, clock: overrides.clock ?? systemClock, log, signal: new WorkSignal(), resolveHost: systemResolver, migrated };
+    const migrated = await store.migrate();
+    return {
+      config,
+      store,
+      clock: overrides.clock ?? systemClock,
+      log,
+      signal: new WorkSignal(),
+      resolveHost: overrides.resolveHost ?? dnsResolver,
+      readFeed: overrides.readFeed ?? httpFeedReader,
+      renderEvent: webhookEventBody,
+      migrated,
+    };
   } catch (error) {
     await store.close();
     throw error;

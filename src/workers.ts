@@ -1,9 +1,9 @@
 import type { Deps } from './app/deps.js';
 import { pruneExpired } from './app/maintenance.js';
 import { fetchRate } from './app/rates.js';
+import { presentRate } from './contract/rates.js';
 import { createConnector } from './fulfilment/connectors.js';
 import { createFulfilmentWorker } from './fulfilment/worker.js';
-import { listenForWork } from './store/notify.js';
 import { createDeliveryWorker } from './webhooks/delivery-worker.js';
 
 export interface RunningWorkers {
@@ -23,8 +23,8 @@ function every(ms: number, task: () => Promise<unknown>, log: Deps['log'], what:
 /**
  * The background work of one process: fulfilment, webhook delivery, pruning of expired keys, and in
  * production (with no fixed rate) an hourly refresh of the EUR/RON rate from the National Bank of
- * Romania feed. On PostgreSQL the workers also LISTEN, so orders and events written by any API process
- * wake them at once.
+ * Romania feed. Workers also listen to the store, so that orders and events written by any API process
+ * wake them at once (PostgreSQL NOTIFY; on SQLite the in-process signal does).
  */
 export async function startWorkers(deps: Deps): Promise<RunningWorkers> {
   const claimTtlMs = deps.config.workerClaimTtlMs;
@@ -34,25 +34,21 @@ export async function startWorkers(deps: Deps): Promise<RunningWorkers> {
   const deliveries = createDeliveryWorker(deps, { timeoutMs, claimTtlMs: Math.max(claimTtlMs, timeoutMs * 3) });
   const timers: NodeJS.Timeout[] = [every(PRUNE_EVERY_MS, () => pruneExpired(deps), deps.log, 'pruning')];
   if (deps.config.environment === 'production' && deps.config.fixedEurRonRate === undefined) {
-    const refresh = async () => deps.log.info({ rate: await fetchRate(deps) }, 'exchange rate refreshed');
+    const refresh = async () => deps.log.info({ rate: presentRate(await fetchRate(deps)) }, 'exchange rate refreshed');
     void refresh().catch((error: unknown) => deps.log.warn({ err: error }, 'exchange rate refresh failed'));
     timers.push(every(RATE_REFRESH_MS, refresh, deps.log, 'exchange rate refresh'));
   }
-  const listener =
-    deps.config.database.kind === 'postgres'
-      ? await listenForWork(
-          deps.config.database.url,
-          (topic) => deps.signal.notify(topic),
-          (error) => deps.log.warn({ err: error }, 'LISTEN connection lost; reconnecting'),
-        )
-      : undefined;
+  const listener = await deps.store.listenForWork(
+    (topic) => deps.signal.notify(topic),
+    (error) => deps.log.warn({ err: error }, 'LISTEN connection lost; reconnecting'),
+  );
   fulfilment.start();
   deliveries.start();
   deps.log.info({ fulfilment: fulfilment.workerId, webhooks: deliveries.workerId }, 'workers started');
   return {
     async stop() {
       for (const timer of timers) clearInterval(timer);
-      await listener?.close();
+      await listener.close();
       await Promise.all([fulfilment.stop(), deliveries.stop()]);
     },
   };

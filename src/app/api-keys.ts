@@ -1,19 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Currency } from '../domain/currency.js';
-import { environmentOfKey, KEY_PREFIX, type Environment } from '../domain/environment.js';
+import type { ApiKey, KeyOwner, Principal } from '../domain/api-key.js';
+import { environmentOfKey, KEY_PREFIX } from '../domain/environment.js';
 import { AppError } from '../domain/errors.js';
 import * as keys from '../store/api-keys.repository.js';
 import { requireAccount } from './accounts.js';
-import type { Clock, Deps } from './deps.js';
+import type { Deps } from './deps.js';
 import { newId, randomBase32 } from './ids.js';
-
-/** Who is calling: the key that authenticated the request and the account it acts for. */
-export interface Principal {
-  readonly keyId: string;
-  readonly accountId: string;
-  readonly currency: Currency;
-  readonly environment: Environment;
-}
+import type { Clock } from './ports.js';
 
 const digestOf = (key: string): string => createHash('sha256').update(key).digest('hex');
 
@@ -25,11 +18,11 @@ export const KEY_CACHE_TTL_MS = 2_000;
 const KEY_CACHE_MAX = 10_000;
 
 export class KeyCache {
-  private readonly entries = new Map<string, { owner: keys.KeyOwner | undefined; expiresAt: number }>();
+  private readonly entries = new Map<string, { owner: KeyOwner | undefined; expiresAt: number }>();
 
   constructor(private readonly clock: Clock) {}
 
-  get(digest: string): { owner: keys.KeyOwner | undefined } | undefined {
+  get(digest: string): { owner: KeyOwner | undefined } | undefined {
     const entry = this.entries.get(digest);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.clock.now()) {
@@ -39,7 +32,7 @@ export class KeyCache {
     return entry;
   }
 
-  set(digest: string, owner: keys.KeyOwner | undefined): void {
+  set(digest: string, owner: KeyOwner | undefined): void {
     if (this.entries.size >= KEY_CACHE_MAX) this.entries.clear();
     this.entries.set(digest, { owner, expiresAt: this.clock.now() + KEY_CACHE_TTL_MS });
   }
@@ -49,29 +42,32 @@ export class KeyCache {
   }
 }
 
-export async function createApiKey(deps: Deps, accountId: string): Promise<{ id: string; key: string; account: string }> {
+/** Issues a key for an account. The key itself is returned this once; only its digest is stored. */
+export async function createApiKey(deps: Deps, accountId: string): Promise<{ apiKey: ApiKey; key: string }> {
   await requireAccount(deps, accountId);
-  const key = `${KEY_PREFIX[deps.config.environment]}${randomBase32(32)}`;
-  const id = newId('key');
-  await keys.insertApiKey(deps.store.db, {
-    id,
+  const prefix = KEY_PREFIX[deps.config.environment];
+  const key = `${prefix}${randomBase32(32)}`;
+  const apiKey: ApiKey = {
+    id: newId('key'),
     accountId,
     environment: deps.config.environment,
-    displayPrefix: key.slice(0, KEY_PREFIX[deps.config.environment].length + 4),
+    displayPrefix: key.slice(0, prefix.length + 4),
     digest: digestOf(key),
     createdAt: deps.clock.now(),
-  });
-  return { id, key, account: accountId };
+    revokedAt: null,
+  };
+  await keys.insertApiKey(deps.store.db, apiKey);
+  return { apiKey, key };
 }
 
-export async function revokeApiKey(deps: Deps, keyId: string, cache?: KeyCache): Promise<{ id: string; revoked: true }> {
+/** Revokes a key (revoking twice keeps the first time); other processes stop honouring it within 2 s. */
+export async function revokeApiKey(deps: Deps, keyId: string, cache?: KeyCache): Promise<void> {
   const found = await keys.revokeApiKey(deps.store.db, keyId, deps.clock.now());
   if (!found) throw new AppError('not_found', `No API key ${keyId}.`);
   cache?.forgetKey(keyId);
-  return { id: keyId, revoked: true };
 }
 
-export function listApiKeys(deps: Deps, accountId: string) {
+export function listApiKeys(deps: Deps, accountId: string): Promise<ApiKey[]> {
   return keys.listApiKeys(deps.store.db, accountId);
 }
 

@@ -1,8 +1,9 @@
 import { AppError } from '../domain/errors.js';
 import { decideDelivery, parseRetryAfter } from '../domain/webhook-schedule.js';
+import type { DeliveryStatus, WebhookEvent } from '../domain/webhook-event.js';
 import * as store from '../store/webhooks.repository.js';
 import type { Deps } from './deps.js';
-import type { ResolvedAddress } from './host-resolver.js';
+import type { ResolvedAddress } from './ports.js';
 import { checkDestination } from './webhooks.js';
 
 export interface SendResult {
@@ -23,9 +24,9 @@ export type WebhookSender = (request: {
 
 export type Signer = (secret: string, id: string, timestampSeconds: number, body: string) => Record<string, string>;
 
-export function claimEvents(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<store.EventRecord[]> {
+export function claimEvents(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<WebhookEvent[]> {
   const now = deps.clock.now();
-  return deps.store.transact((tx) => store.claimDueEvents(tx, deps.store.dialect, { now, limit, workerId, claimUntil: now + claimTtlMs }));
+  return deps.store.transact((tx) => store.claimDueEvents(tx, { now, limit, workerId, claimUntil: now + claimTtlMs }));
 }
 
 export function whenNextEventDue(deps: Deps): Promise<number | undefined> {
@@ -45,7 +46,7 @@ export interface DeliveryTools {
  * registration), signs with this attempt's timestamp, sends, and records the attempt with its
  * consequence in one transaction. Returns the event's new status, or undefined if the claim was lost.
  */
-export async function attemptDelivery(deps: Deps, event: store.EventRecord, workerId: string, tools: DeliveryTools) {
+export async function attemptDelivery(deps: Deps, event: WebhookEvent, workerId: string, tools: DeliveryTools) {
   const endpoint = await store.findEndpoint(deps.store.db, event.endpointId);
   const startedAt = deps.clock.now();
   let result: SendResult;
@@ -69,15 +70,15 @@ export async function attemptDelivery(deps: Deps, event: store.EventRecord, work
 
 async function finish(
   deps: Deps,
-  event: store.EventRecord,
+  event: WebhookEvent,
   workerId: string,
   startedAt: number,
   result: SendResult,
   decision: ReturnType<typeof decideDelivery>,
   endpointId?: string,
-): Promise<store.EventStatus | undefined> {
+): Promise<DeliveryStatus | undefined> {
   const now = deps.clock.now();
-  const status: store.EventStatus = decision.outcome === 'delivered' ? 'delivered' : decision.outcome === 'retry' ? 'pending' : 'failed';
+  const status: DeliveryStatus = decision.outcome === 'delivered' ? 'delivered' : decision.outcome === 'retry' ? 'pending' : 'failed';
   const attempt = {
     attemptedAt: startedAt,
     statusCode: result.statusCode ?? null,

@@ -1,6 +1,6 @@
+import type { Currency } from '../domain/currency.js';
 import { AppError } from '../domain/errors.js';
-import { findAccountByName } from '../store/accounts.repository.js';
-import { createAccount } from './accounts.js';
+import { createAccount, findAccountByName } from './accounts.js';
 import { createApiKey } from './api-keys.js';
 import { addDeposit } from './deposits.js';
 import type { Deps } from './deps.js';
@@ -12,8 +12,9 @@ export interface DemoAccount {
   readonly accountId: string;
   readonly key: string;
   readonly keyId: string;
-  readonly balance: number;
-  readonly currency: string;
+  /** Minor units. */
+  readonly balance: bigint;
+  readonly currency: Currency;
 }
 
 /** A staging account with test credit and a key, so a newcomer can make a first call at once. */
@@ -22,18 +23,14 @@ export async function createDemoAccount(deps: Deps): Promise<DemoAccount> {
     throw new AppError('validation_failed', 'The demo account exists only in staging (TOPUP_ENV=staging).');
   }
   const account = await createAccount(deps, { name: DEMO_ACCOUNT_NAME, currency: 'RON' });
-  const deposit = await addDeposit(deps, { accountId: account.id, amount: DEMO_CREDIT, reference: 'demo credit' });
-  const key = await createApiKey(deps, account.id);
-  return { accountId: account.id, key: key.key, keyId: key.id, balance: deposit.balance, currency: deposit.currency };
+  const { balance } = await addDeposit(deps, { accountId: account.id, amount: DEMO_CREDIT, reference: 'demo credit' });
+  const { apiKey, key } = await createApiKey(deps, account.id);
+  return { accountId: account.id, key, keyId: apiKey.id, balance, currency: account.currency };
 }
 
 /** On first start only: an existing demo account is reported, not duplicated (its key was shown once). */
 export async function ensureDemoAccount(deps: Deps): Promise<{ created: DemoAccount } | { existing: string }> {
-  const existing = await findAccountByName(deps.store.db, DEMO_ACCOUNT_NAME);
+  const existing = await findAccountByName(deps, DEMO_ACCOUNT_NAME);
   if (existing) return { existing: existing.id };
   return { created: await createDemoAccount(deps) };
-}
-
-export function curlExample(baseUrl: string, key: string): string {
-  return `curl -s ${baseUrl}/v1/account/balance -H 'X-Authorization: ${key}'`;
 }

@@ -1,17 +1,13 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Store } from '../store/database.js';
-import type { HostResolver } from './host-resolver.js';
+import type { Clock, EventRenderer, FeedReader, HostResolver } from './ports.js';
 import type { WorkSignal } from './work-signal.js';
 
-/** Wall-clock time as epoch milliseconds; a parameter so tests drive time instead of sleeping. */
-export interface Clock {
-  now(): number;
-}
-
-export const systemClock: Clock = Object.freeze({ now: () => Date.now() });
-
-/** Everything a use case may touch, passed explicitly and chosen once at start-up. */
+/**
+ * Everything a use case may touch, passed explicitly and chosen once at start-up by `createDeps`
+ * (main.ts), in production and in tests alike.
+ */
 export interface Deps {
   readonly config: Config;
   readonly store: Store;
@@ -20,4 +16,6 @@ export interface Deps {
   readonly signal: WorkSignal;
   /** DNS, a parameter so tests can make names resolve to the addresses an attack would use. */
   readonly resolveHost: HostResolver;
+  readonly readFeed: FeedReader;
+  readonly renderEvent: EventRenderer;
 }

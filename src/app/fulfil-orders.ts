@@ -1,7 +1,8 @@
+import type { Order } from '../domain/order.js';
 import { decideRetry } from '../domain/retry-schedule.js';
 import { appendLedgerEntries } from '../store/ledger.repository.js';
 import { claimDueOrders, nextDueAt, releaseClaims, settleClaimedOrder } from '../store/order-queue.repository.js';
-import { refundOrder, type OrderRecord } from '../store/orders.repository.js';
+import { refundOrder } from '../store/orders.repository.js';
 import type { Deps } from './deps.js';
 import { enqueueOrderEvent } from './webhook-events.js';
 
@@ -11,9 +12,9 @@ export type OperatorVerdict =
   | { readonly kind: 'failed'; readonly reason: string }
   | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number };
 
-export function claimOrders(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<OrderRecord[]> {
+export function claimOrders(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<Order[]> {
   const now = deps.clock.now();
-  return deps.store.transact((tx) => claimDueOrders(tx, deps.store.dialect, { now, limit, workerId, claimUntil: now + claimTtlMs }));
+  return deps.store.transact((tx) => claimDueOrders(tx, { now, limit, workerId, claimUntil: now + claimTtlMs }));
 }
 
 export function releaseOrders(deps: Deps, workerId: string, ids: readonly string[]): Promise<void> {
@@ -30,13 +31,13 @@ export function whenNextDue(deps: Deps): Promise<number | undefined> {
  * until the retries run out and it fails. Returns the order as settled, or undefined when this
  * worker's claim had been taken over (the other worker records the outcome instead).
  */
-export async function recordVerdict(deps: Deps, order: OrderRecord, workerId: string, verdict: OperatorVerdict): Promise<OrderRecord | undefined> {
+export async function recordVerdict(deps: Deps, order: Order, workerId: string, verdict: OperatorVerdict): Promise<Order | undefined> {
   const now = deps.clock.now();
   const decision = verdict.kind === 'retry' ? decideRetry(order.attempts, verdict.retryAfterMs) : undefined;
   const settled = await deps.store.transact(async (tx) => {
     if (verdict.kind === 'success') {
       const succeeded = await settleClaimedOrder(tx, order.id, workerId, { status: 'SUCCESS', operatorReference: verdict.reference, now });
-      if (succeeded) await enqueueOrderEvent(tx, deps.store.dialect, succeeded, now);
+      if (succeeded) await enqueueOrderEvent(tx, deps.renderEvent, succeeded, now);
       return succeeded;
     }
     if (decision?.outcome === 'retry') {
@@ -48,7 +49,7 @@ export async function recordVerdict(deps: Deps, order: OrderRecord, workerId: st
     await appendLedgerEntries(tx, [
       { accountId: failed.accountId, kind: 'refund', amount: failed.deduction, balanceAfter, orderId: failed.id, createdAt: now },
     ]);
-    await enqueueOrderEvent(tx, deps.store.dialect, failed, now);
+    await enqueueOrderEvent(tx, deps.renderEvent, failed, now);
     return failed;
   });
   if (settled && settled.status !== 'PENDING' && settled.webhookName !== null) deps.signal.notify('events');

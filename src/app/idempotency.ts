@@ -8,21 +8,29 @@ import type { Deps } from './deps.js';
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
+/** A transport's answer, stored as given and replayed as is: the use case never reads it. */
 export interface StoredResponse {
   readonly status: number;
   readonly body: unknown;
 }
 
-export interface IdempotentResult extends StoredResponse {
-  readonly replayed: boolean;
+export interface IdempotencyOptions<R> {
+  /** The caller's Idempotency-Key. */
+  readonly key: string;
+  /** How the transport answers a result; stored in the result's own transaction. */
+  readonly respond: (result: R) => StoredResponse;
 }
+
+export type IdempotentOutcome<R> =
+  | { readonly replayed: false; readonly result: R; readonly response: StoredResponse | undefined }
+  | { readonly replayed: true; readonly response: StoredResponse };
 
 /** Hash of the request as parsed, with keys sorted: the same JSON sent with another key order is the same request. */
 export function requestHash(body: unknown): string {
   return createHash('sha256').update(stringify(body) ?? 'null').digest('hex');
 }
 
-export function checkIdempotencyKey(key: string): void {
+function checkIdempotencyKey(key: string): void {
   if (!KEY_FORMAT.test(key)) {
     throw new AppError('validation_failed', 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.', [
       { field: 'Idempotency-Key', code: 'invalid_idempotency_key', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters.' },
@@ -56,27 +64,31 @@ async function acquire(deps: Deps, accountId: string, key: string, hash: string)
 
 /**
  * Runs `work` at most once per (account, key, body) for 24 hours. `work` receives `remember`, which it
- * must call inside its own transaction so the stored response commits with what it describes. A
- * request that fails keeps no key.
+ * must call inside its own transaction with its result: the transport's answer to that result is then
+ * stored with what it describes, and a replay returns it. A request that fails keeps no key.
  */
-export async function idempotent(
+export async function idempotent<R>(
   deps: Deps,
   accountId: string,
-  key: string | undefined,
+  options: IdempotencyOptions<R> | undefined,
   body: unknown,
-  work: (remember: (tx: Tx, response: StoredResponse) => Promise<void>) => Promise<StoredResponse>,
-): Promise<IdempotentResult> {
-  if (key === undefined) return { ...(await work(async () => {})), replayed: false };
-  checkIdempotencyKey(key);
-  const acquired = await acquire(deps, accountId, key, requestHash(body));
-  if (!('lockedUntil' in acquired)) return { ...acquired, replayed: true };
-  const remember = async (tx: Tx, response: StoredResponse) => {
-    if (!(await keys.completeKey(tx, acquired, response.status, JSON.stringify(response.body)))) {
+  work: (remember: (tx: Tx, result: R) => Promise<void>) => Promise<R>,
+): Promise<IdempotentOutcome<R>> {
+  if (options === undefined) return { replayed: false, result: await work(async () => {}), response: undefined };
+  checkIdempotencyKey(options.key);
+  const acquired = await acquire(deps, accountId, options.key, requestHash(body));
+  if (!('lockedUntil' in acquired)) return { replayed: true, response: acquired };
+  let response: StoredResponse | undefined;
+  const remember = async (tx: Tx, result: R) => {
+    const answer = options.respond(result);
+    if (!(await keys.completeKey(tx, acquired, answer.status, JSON.stringify(answer.body)))) {
       throw new AppError('idempotency_key_in_use', 'This request took too long and its Idempotency-Key was taken over; nothing was stored.');
     }
+    response = answer;
   };
   try {
-    return { ...(await work(remember)), replayed: false };
+    const result = await work(remember);
+    return { replayed: false, result, response };
   } catch (error) {
     await deps.store.write((db) => keys.releaseKey(db, acquired)).catch((releaseError: unknown) =>
       deps.log.error({ err: releaseError }, 'could not release an idempotency key'),

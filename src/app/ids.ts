@@ -29,13 +29,14 @@ export const newId = (prefix: 'acc' | 'key' | 'dep' | 'wh' | 'msg'): string => `
 /**
  * Order and request ids: UUIDv7 (RFC 9562), which begin with the time of creation in milliseconds. New
  * orders then land at the end of the primary-key B-tree instead of at random pages of it: 100-entry
- * placements measured 176–178 → 209–228 req/s against v4 (README "Performance").
+ * placements measured 176–178 → 209–228 req/s against v4 (docs/PERFORMANCE.md). The time is the
+ * injected clock's, so ids and the rows' timestamps agree.
  *
  * Made from node's randomUUID() (a v4, from a pooled entropy cache) with its first 48 bits replaced by
  * the time and its version digit by 7: the 74 random bits a v7 carries remain. The uuid package's v7
  * draws fresh entropy on every call, 2.2 µs against 0.15 µs here (5.7 % of a recharge profile).
  */
-export function newUuid(): string {
-  const time = Date.now().toString(16).padStart(12, '0');
+export function newUuid(now: number): string {
+  const time = Math.max(0, Math.floor(now)).toString(16).padStart(12, '0');
   return `${time.slice(0, 8)}-${time.slice(8)}-7${randomUUID().slice(15)}`;
 }

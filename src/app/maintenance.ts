@@ -1,5 +1,5 @@
 import { deleteExpiredKeys } from '../store/idempotency.repository.js';
-import { deleteOldCounters } from '../store/rate-limits.repository.js';
+import { deleteOldCounters } from '../store/request-counters.js';
 import type { Deps } from './deps.js';
 import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
 

@@ -1,22 +1,14 @@
+import type { OrderQuery } from '../contract/orders.js';
 import { AppError } from '../domain/errors.js';
-import type { OrderStatus } from '../domain/order-status.js';
-import { pageInfo, type PageRequest } from '../domain/pagination.js';
+import type { Order, OrderFilter, OrderListEntry } from '../domain/order.js';
+import { pageInfo, type PageInfo } from '../domain/pagination.js';
 import { parseRomanianMobile } from '../domain/phone-number.js';
 import * as orders from '../store/orders.repository.js';
 import type { Deps } from './deps.js';
-import { orderDetailView, orderRecordView } from './order-views.js';
-
-export interface OrderQuery extends PageRequest {
-  readonly status?: OrderStatus;
-  readonly phone_number?: string;
-  readonly document_id?: string;
-  readonly from?: string;
-  readonly to?: string;
-}
 
 const badQuery = (field: string, message: string) => new AppError('invalid_query', message, [{ field, code: 'invalid', message }]);
 
-function toFilter(query: OrderQuery): orders.OrderFilter {
+function toFilter(query: OrderQuery): OrderFilter {
   let msisdn: string | undefined;
   if (query.phone_number !== undefined) {
     const parsed = parseRomanianMobile(query.phone_number);
@@ -36,18 +28,19 @@ function toFilter(query: OrderQuery): orders.OrderFilter {
   return { status: query.status, msisdn, documentId: query.document_id, from, to };
 }
 
-export async function listOrders(deps: Deps, accountId: string, query: OrderQuery) {
+/** One page of the account's orders matching the query, most recent first. */
+export async function listOrders(deps: Deps, accountId: string, query: OrderQuery): Promise<{ orders: OrderListEntry[]; page: PageInfo }> {
   const page = { page: query.page, limit: query.limit };
   const { rows, total } = await orders.listOrders(deps.store.db, accountId, toFilter(query), page);
-  return { data: rows.map(orderRecordView), pagination: pageInfo(page, total) };
+  return { orders: rows, page: pageInfo(page, total) };
 }
 
-/** One order of the caller's account; another account's order is "not found", never "forbidden". */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function getOrder(deps: Deps, accountId: string, id: string) {
+/** One order of the caller's account; another account's order is "not found", never "forbidden". */
+export async function getOrder(deps: Deps, accountId: string, id: string): Promise<Order> {
   // Order ids are UUIDs; anything else names no order (and never reaches the database).
   const order = UUID.test(id) ? await orders.findOrder(deps.store.db, accountId, id.toLowerCase()) : undefined;
   if (!order) throw new AppError('not_found', `No recharge order ${id} in this account.`);
-  return orderDetailView(order);
+  return order;
 }

@@ -1,7 +1,12 @@
+import type { RechargeRequest } from '../contract/recharge.js';
+import type { Principal } from '../domain/api-key.js';
+import type { Currency } from '../domain/currency.js';
 import { AppError, type FieldProblem } from '../domain/errors.js';
 import { formatDecimal } from '../domain/money.js';
 import { decideEligibility } from '../domain/number-eligibility.js';
 import { isOperator } from '../domain/operators.js';
+import { totalsOf, type Order } from '../domain/order.js';
+import { passthroughText } from '../domain/passthrough.js';
 import { parseRomanianMobile } from '../domain/phone-number.js';
 import { priceEntry } from '../domain/pricing.js';
 import { assessEntry, type AcceptedEntry } from '../domain/recharge-entry.js';
@@ -10,54 +15,18 @@ import { findAccount } from '../store/accounts.repository.js';
 import type { Tx } from '../store/database.js';
 import { findNumberChecks } from '../store/number-checks.repository.js';
 import { notifyWorkers } from '../store/notify.js';
-import { chargeForOrders, insertOrders, type OrderRecord } from '../store/orders.repository.js';
+import { chargeForOrders, insertOrders } from '../store/orders.repository.js';
 import { findPortedOperators } from '../store/ported-numbers.repository.js';
-import type { Principal } from './api-keys.js';
 import type { Deps } from './deps.js';
-import { idempotent, type IdempotentResult } from './idempotency.js';
+import { idempotent, type IdempotencyOptions, type IdempotentOutcome } from './idempotency.js';
 import { newUuid } from './ids.js';
-import { orderSummaryEntry } from './order-views.js';
 import { currentRate } from './rates.js';
 import { resolveWebhookName } from './webhook-choice.js';
 
-export interface RechargeRequest {
-  readonly recharges: ReadonlyArray<{ phone_number: string; amount: number; fast_recharge?: boolean }>;
-  readonly passthrough?: Record<string, unknown>;
-  readonly fast_recharge?: boolean;
-  readonly webhook_name?: string;
-}
-
-export const MAX_PASSTHROUGH_BYTES = 4096;
-export const MAX_PASSTHROUGH_DEPTH = 8;
-
-/** Depth of nested objects and arrays, measured without recursion (a hostile body may nest 50,000 deep). */
-function depthOf(value: unknown): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > MAX_PASSTHROUGH_DEPTH) return deepest;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return deepest;
-}
-
-function checkPassthrough(passthrough: Record<string, unknown> | undefined): string | null {
-  if (passthrough === undefined) return null;
-  if (depthOf(passthrough) > MAX_PASSTHROUGH_DEPTH) {
-    throw new AppError('validation_failed', `passthrough may nest at most ${MAX_PASSTHROUGH_DEPTH} levels deep.`, [
-      { field: 'passthrough', code: 'too_deep', message: `passthrough may nest at most ${MAX_PASSTHROUGH_DEPTH} levels deep` },
-    ]);
-  }
-  const text = JSON.stringify(passthrough);
-  if (Buffer.byteLength(text) > MAX_PASSTHROUGH_BYTES) {
-    throw new AppError('validation_failed', 'passthrough must be at most 4 KiB of JSON.', [
-      { field: 'passthrough', code: 'too_large', message: 'passthrough must be at most 4 KiB of JSON' },
-    ]);
-  }
-  return text;
+/** What a placement did: the orders it placed, all PENDING, paid for in the account's currency. */
+export interface Placement {
+  readonly currency: Currency;
+  readonly orders: readonly Order[];
 }
 
 /** Judges every entry against the numbers' current operators and this account's number checks. */
@@ -108,20 +77,20 @@ export async function placeRecharge(
   deps: Deps,
   principal: Principal,
   request: RechargeRequest,
-  idempotencyKey?: string,
-): Promise<IdempotentResult> {
-  const passthrough = checkPassthrough(request.passthrough);
+  idempotency?: IdempotencyOptions<Placement>,
+): Promise<IdempotentOutcome<Placement>> {
+  const passthrough = passthroughText(request.passthrough);
   // One unit of work from the first read to the commit: on SQLite it joins a group commit whole,
   // instead of queueing for the connection once per read.
-  const result = await idempotent(deps, principal.accountId, idempotencyKey, request, (remember) => deps.store.transact(async (tx) => {
+  const outcome = await idempotent(deps, principal.accountId, idempotency, request, (remember) => deps.store.transact(async (tx) => {
     const now = deps.clock.now();
     const webhookName = await resolveWebhookName(deps, principal.accountId, request.webhook_name, tx);
     const entries = await acceptEntries(deps, tx, principal, request, now);
     const rate = await currentRate(deps, tx);
     const vat = vatRateAt(now, deps.config.fixedVatRate);
-    const requestId = newUuid();
+    const requestId = newUuid(now);
     const documentId = typeof request.passthrough?.document_id === 'string' ? request.passthrough.document_id : null;
-    const orders: OrderRecord[] = entries.map((entry) => {
+    const orders: Order[] = entries.map((entry) => {
       const price = priceEntry({
         amount: entry.amount,
         fast: entry.fast,
@@ -131,7 +100,7 @@ export async function placeRecharge(
         accountCurrency: principal.currency,
       });
       return {
-        id: newUuid(),
+        id: newUuid(now),
         accountId: principal.accountId,
         requestId,
         arrayPosition: entry.arrayPosition,
@@ -165,37 +134,22 @@ export async function placeRecharge(
         updatedAt: now,
       };
     });
-    const sum = (pick: (o: OrderRecord) => bigint) => orders.reduce((total, o) => total + pick(o), 0n);
-    const totals = {
-      count: BigInt(orders.length),
-      deduction: sum((o) => o.deduction),
-      amountNet: sum((o) => o.amountNet),
-      amountGross: sum((o) => o.amountGross),
-      feeNet: sum((o) => o.feeNet),
-      feeGross: sum((o) => o.feeGross),
-    };
-    const body = {
-      success: true as const,
-      message: `${orders.length} recharge order${orders.length === 1 ? '' : 's'} registered; each is fulfilled asynchronously.`,
-      currency: principal.currency,
-      balanceDeduction: formatDecimal(totals.deduction),
-      fastRecharge: orders.some((o) => o.fast),
-      orderSummary: orders.map(orderSummaryEntry),
-    };
+    const placement: Placement = { currency: principal.currency, orders };
+    const totals = totalsOf(orders);
     await insertOrders(tx, orders);
-    await remember(tx, { status: 201, body });
-    await notifyWorkers(tx, deps.store.dialect, 'orders');
+    await remember(tx, placement);
+    await notifyWorkers(tx, 'orders');
     // Last, so the account's row lock is held only for this statement and the commit.
     const charge = { accountId: principal.accountId, totals, orders, createdAt: now };
-    if ((await chargeForOrders(tx, deps.store.dialect, charge)) === undefined) {
+    if ((await chargeForOrders(tx, charge)) === undefined) {
       const account = await findAccount(tx, principal.accountId);
       throw new AppError(
         'insufficient_funds',
         `This request costs ${formatDecimal(totals.deduction)} ${principal.currency}; the balance is ${formatDecimal(account?.balance ?? 0n)} ${principal.currency}. Nothing was ordered or charged.`,
       );
     }
-    return { status: 201 as const, body };
+    return placement;
   }));
-  if (!result.replayed) deps.signal.notify('orders');
-  return result;
+  if (!outcome.replayed) deps.signal.notify('orders');
+  return outcome;
 }

@@ -1,11 +1,13 @@
 import { parseBnrFeed } from '../domain/bnr-feed.js';
 import { AppError } from '../domain/errors.js';
-import { formatDecimal, parseDecimal } from '../domain/money.js';
-import { insertRate, newestRate } from '../store/rates.repository.js';
+import type { ExchangeRate } from '../domain/exchange-rate.js';
+import { parseDecimal } from '../domain/money.js';
 import type { Db, Tx } from '../store/database.js';
+import { insertRate, newestRate } from '../store/rates.repository.js';
 import type { Deps } from './deps.js';
 import { newUuid } from './ids.js';
 
+/** The rate an order is priced with, and where it came from. */
 export interface AppliedRate {
   /** Units of 0.0001. */
   readonly eurRon: bigint;
@@ -23,44 +25,31 @@ const sane = (rate: bigint) => rate >= 1_0000n && rate <= 100_0000n;
 /** The moment a stored rate speaks for: its publishing day when known, else when it was stored. */
 const asOf = (rateDate: string | null, storedAt: number) => (rateDate ? Math.min(Date.parse(`${rateDate}T00:00:00Z`), storedAt) : storedAt);
 
-export function rateView(rate: { eurRon: bigint; source: string; rateDate?: string | null; storedAt?: number }) {
-  return {
-    eurRon: formatDecimal(rate.eurRon, 4),
-    source: rate.source,
-    ...(rate.rateDate ? { rateDate: rate.rateDate } : {}),
-    ...(rate.storedAt ? { storedAt: new Date(rate.storedAt).toISOString() } : {}),
-  };
-}
-
-export async function setRate(deps: Deps, text: string) {
+export async function setRate(deps: Deps, text: string): Promise<ExchangeRate> {
   const eurRon = parseDecimal(text, 4);
   if (eurRon === undefined || !sane(eurRon)) {
     throw new AppError('validation_failed', 'The EUR/RON rate must be a number from 1 to 100 with at most 4 decimals, e.g. 4.9773.');
   }
-  const stored = { id: newUuid(), eurRon, source: 'manual', rateDate: null, storedAt: deps.clock.now() };
+  const now = deps.clock.now();
+  const stored: ExchangeRate = { id: newUuid(now), eurRon, source: 'manual', rateDate: null, storedAt: now };
   await insertRate(deps.store.db, stored);
-  return rateView(stored);
+  return stored;
 }
 
-/** Fetches the National Bank of Romania feed and stores its EUR rate. */
-export async function fetchRate(deps: Deps, fetchFeed: (url: string) => Promise<string> = defaultFetch) {
+/** Reads the National Bank of Romania feed (TOPUP_BNR_FEED_URL) and stores its EUR rate. */
+export async function fetchRate(deps: Deps): Promise<ExchangeRate> {
   let xml: string;
   try {
-    xml = await fetchFeed(deps.config.bnrFeedUrl);
+    xml = await deps.readFeed(deps.config.bnrFeedUrl);
   } catch (error) {
     throw new AppError('unavailable', `Could not read the rates feed at ${deps.config.bnrFeedUrl}: ${(error as Error).message}`);
   }
   const rate = parseBnrFeed(xml);
   if (!rate || !sane(rate.eurRon)) throw new AppError('unavailable', 'The rates feed has no usable EUR rate.');
-  const stored = { id: newUuid(), eurRon: rate.eurRon, source: 'bnr', rateDate: rate.date, storedAt: deps.clock.now() };
+  const now = deps.clock.now();
+  const stored: ExchangeRate = { id: newUuid(now), eurRon: rate.eurRon, source: 'bnr', rateDate: rate.date, storedAt: now };
   await insertRate(deps.store.db, stored);
-  return rateView(stored);
-}
-
-async function defaultFetch(url: string): Promise<string> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'follow' });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return response.text();
+  return stored;
 }
 
 /**

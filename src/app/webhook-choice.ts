@@ -1,9 +1,8 @@
 import { AppError } from '../domain/errors.js';
-import { findEndpointByName } from '../store/webhooks.repository.js';
+import { DEFAULT_WEBHOOK_NAME } from '../domain/webhook-endpoint.js';
 import type { Db, Tx } from '../store/database.js';
+import { findEndpointByName } from '../store/webhooks.repository.js';
 import type { Deps } from './deps.js';
-
-export const DEFAULT_WEBHOOK_NAME = 'default';
 
 /**
  * Which webhook endpoint an order reports to: the one named in the request (422 unknown_webhook when

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { checkWebhookUrl, hostOf, isPublicAddress } from '../domain/address-policy.js';
 import { AppError } from '../domain/errors.js';
+import { WEBHOOK_NAME, type WebhookEndpoint } from '../domain/webhook-endpoint.js';
+import type { DeliveryAttempt, DeliveryStatus, WebhookEvent } from '../domain/webhook-event.js';
 import { notifyWorkers } from '../store/notify.js';
 import * as store from '../store/webhooks.repository.js';
 import { requireAccount } from './accounts.js';
 import type { Deps } from './deps.js';
-import type { ResolvedAddress } from './host-resolver.js';
 import { newId } from './ids.js';
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+import type { ResolvedAddress } from './ports.js';
 
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -39,8 +39,9 @@ export async function checkDestination(deps: Deps, urlText: string): Promise<{ u
   return { url: verdict.url, address: addresses[0]! };
 }
 
-export async function addWebhook(deps: Deps, input: { accountId: string; name: string; url: string }) {
-  if (!NAME.test(input.name)) {
+/** Registers an endpoint; the result carries its signing secret, which is shown to the customer once. */
+export async function addWebhook(deps: Deps, input: { accountId: string; name: string; url: string }): Promise<WebhookEndpoint> {
+  if (!WEBHOOK_NAME.test(input.name)) {
     throw new AppError('validation_failed', 'A webhook name is 1 to 64 letters, digits, dots, dashes or underscores.');
   }
   await requireAccount(deps, input.accountId);
@@ -48,7 +49,7 @@ export async function addWebhook(deps: Deps, input: { accountId: string; name: s
   if (await store.findEndpointByName(deps.store.db, input.accountId, input.name)) {
     throw new AppError('validation_failed', `A webhook named "${input.name}" already exists for this account.`);
   }
-  const endpoint = {
+  const endpoint: WebhookEndpoint = {
     id: newId('wh'),
     accountId: input.accountId,
     name: input.name,
@@ -59,60 +60,41 @@ export async function addWebhook(deps: Deps, input: { accountId: string; name: s
     createdAt: deps.clock.now(),
   };
   await store.insertEndpoint(deps.store.db, endpoint);
-  return { id: endpoint.id, name: endpoint.name, url: endpoint.url, secret: endpoint.secret };
+  return endpoint;
 }
 
-export async function listWebhooks(deps: Deps, accountId: string) {
+export async function listWebhooks(deps: Deps, accountId: string): Promise<WebhookEndpoint[]> {
   await requireAccount(deps, accountId);
-  return (await store.listEndpoints(deps.store.db, accountId)).map((e) => ({
-    id: e.id,
-    name: e.name,
-    url: e.url,
-    enabled: e.disabledAt === null,
-    disabled_reason: e.disabledReason,
-    created_at: new Date(e.createdAt).toISOString(),
-  }));
+  return store.listEndpoints(deps.store.db, accountId);
 }
 
-export async function enableWebhook(deps: Deps, accountId: string, name: string) {
+/** Turns an endpoint back on (after a 410 disabled it); the events queued for it meanwhile stay failed. */
+export async function enableWebhook(deps: Deps, accountId: string, name: string): Promise<void> {
   const endpoint = await store.findEndpointByName(deps.store.db, accountId, name);
   if (!endpoint) throw new AppError('not_found', `No webhook named "${name}" for account ${accountId}.`);
   await store.setEndpointDisabled(deps.store.db, endpoint.id, null);
-  return { name, enabled: true };
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+export interface Delivery {
+  readonly event: WebhookEvent;
+  readonly attempts: readonly DeliveryAttempt[];
+}
 
-export async function listDeliveries(deps: Deps, accountId: string, filter: { status?: store.EventStatus; limit?: number } = {}) {
+/** The account's deliveries, most recent first, each with every attempt made. */
+export async function listDeliveries(deps: Deps, accountId: string, filter: { status?: DeliveryStatus; limit?: number } = {}): Promise<Delivery[]> {
   await requireAccount(deps, accountId);
   const events = await store.listEvents(deps.store.db, accountId, { status: filter.status, limit: filter.limit ?? 100 });
   const attempts = await store.listAttemptsOf(deps.store.db, events.map((e) => e.id));
-  return events.map((e) => ({
-    id: e.id,
-    type: e.type,
-    order_id: e.orderId,
-    endpoint_id: e.endpointId,
-    status: e.status,
-    attempts: (attempts.get(e.id) ?? []).map((a) => ({
-      at: iso(a.attemptedAt),
-      status_code: a.statusCode,
-      latency_ms: a.latencyMs,
-      error: a.error,
-      outcome: a.outcome,
-    })),
-    next_attempt_at: e.status === 'pending' ? iso(e.nextAttemptAt) : null,
-    created_at: iso(e.createdAt),
-    delivered_at: iso(e.deliveredAt),
-  }));
+  return events.map((event) => ({ event, attempts: attempts.get(event.id) ?? [] }));
 }
 
-export async function redeliver(deps: Deps, eventId: string) {
+/** Queues a delivered or failed delivery again, due now, with a fresh retry schedule. */
+export async function redeliver(deps: Deps, eventId: string): Promise<void> {
   const event = await store.findEvent(deps.store.db, eventId);
   if (!event) throw new AppError('not_found', `No webhook delivery ${eventId}.`);
   if (!(await store.requeueEvent(deps.store.db, eventId, deps.clock.now()))) {
     throw new AppError('validation_failed', `Delivery ${eventId} is still pending; it is already queued.`);
   }
   deps.signal.notify('events');
-  await notifyWorkers(deps.store.db, deps.store.dialect, 'events');
-  return { id: eventId, status: 'pending' as const };
+  await notifyWorkers(deps.store.db, 'events');
 }

@@ -1,10 +1,9 @@
 /**
- * The closed set of error codes the service answers with. `http/problem.ts` maps each to a status;
- * nothing else may invent a code.
+ * The closed set of codes a broken rule is reported with. `http/problem.ts` maps each (and the few
+ * codes of the transport itself, such as `invalid_json`) to a status; nothing else may invent a code.
  */
 export type ErrorCode =
   | 'validation_failed'
-  | 'invalid_json'
   | 'invalid_query'
   | 'missing_api_key'
   | 'invalid_api_key'
@@ -12,15 +11,11 @@ export type ErrorCode =
   | 'insufficient_funds'
   | 'not_found'
   | 'idempotency_key_in_use'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
   | 'invalid_recharge'
   | 'idempotency_key_reused'
   | 'unknown_webhook'
-  | 'rate_limited'
   | 'rate_unavailable'
-  | 'unavailable'
-  | 'internal_error';
+  | 'unavailable';
 
 /** One problem with one field (or one entry of a batch), as listed in a problem body's `errors`. */
 export interface FieldProblem {

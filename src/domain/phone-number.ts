@@ -5,12 +5,8 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
  * libphonenumber's full metadata; the operator is decided elsewhere (ported table, then allocation).
  */
 
-export type NumberProblemCode =
-  | 'invalid_number'
-  | 'not_mobile'
-  | 'unsupported_country'
-  | 'unsupported_operator'
-  | 'not_prepaid';
+export const NUMBER_PROBLEM_CODES = ['invalid_number', 'not_mobile', 'unsupported_country', 'unsupported_operator', 'not_prepaid'] as const;
+export type NumberProblemCode = (typeof NUMBER_PROBLEM_CODES)[number];
 
 export interface NumberProblem {
   readonly ok: false;

@@ -1,4 +1,5 @@
 import type { Deps } from '../app/deps.js';
+import { simulatorBooks } from '../app/simulator-books.js';
 import { ConfigError } from '../config.js';
 import type { OperatorConnector } from './connector.js';
 import { createSimulator } from './simulator.js';
@@ -13,9 +14,5 @@ export function createConnector(deps: Deps): OperatorConnector {
       'production has no operator connector configured: the simulator would fake top-ups. Set TOPUP_ALLOW_SIMULATOR=true to run it anyway, or run the API alone with --no-worker.',
     );
   }
-  return createSimulator(deps.store, {
-    delayMs: deps.config.simulatorDelayMs,
-    fastDelayMs: deps.config.simulatorFastDelayMs,
-    now: () => deps.clock.now(),
-  });
+  return createSimulator(simulatorBooks(deps), { delayMs: deps.config.simulatorDelayMs, fastDelayMs: deps.config.simulatorFastDelayMs });
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../app/deps.js';
+import type { Order } from '../domain/order.js';
 import { BUSY, workLoop } from '../app/work-loop.js';
 import { claimOrders, recordVerdict, releaseOrders, whenNextDue, type OperatorVerdict } from '../app/fulfil-orders.js';
-import type { OrderRecord } from '../store/orders.repository.js';
 import type { OperatorConnector } from './connector.js';
 
 export interface FulfilmentOptions {
@@ -24,7 +24,7 @@ export interface FulfilmentWorker {
   stop(): Promise<void>;
 }
 
-async function askOperator(connector: OperatorConnector, order: OrderRecord): Promise<OperatorVerdict> {
+async function askOperator(connector: OperatorConnector, order: Order): Promise<OperatorVerdict> {
   try {
     // A second attempt may follow a send whose answer was lost (a crash, a timeout): ask first.
     if (order.attempts > 1) {
@@ -48,7 +48,7 @@ export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector,
     pass: async () => ((await runOnce()) > 0 ? BUSY : { busy: false, nextDueAt: await whenNextDue(deps) }),
   });
 
-  async function settle(order: OrderRecord): Promise<void> {
+  async function settle(order: Order): Promise<void> {
     const verdict = await askOperator(connector, order);
     try {
       const settled = await recordVerdict(deps, order, workerId, verdict);

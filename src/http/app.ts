@@ -8,18 +8,18 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { KeyCache } from '../app/api-keys.js';
 import type { Deps } from '../app/deps.js';
-import { AppError } from '../domain/errors.js';
+import { ProblemSchema } from '../contract/common.js';
 import { requireApiKey } from './auth.js';
 import { installErrorHandling, sendProblem } from './error-handler.js';
 import { installMetrics } from './metrics.js';
-import { connectRedis, databaseStore, memoryStore, redisStore } from './rate-limit-stores.js';
+import { TransportError } from './problem.js';
+import { connectRedis, redisStore, serviceStore } from './rate-limit-stores.js';
 import { accountRoutes } from './routes/v1-account.js';
 import { accountRechargesRoutes } from './routes/v1-account-recharges.js';
 import { rechargeRoute } from './routes/v1-recharge.js';
 import { checkNumberRoute } from './routes/v1-check-number.js';
 import { pingRoute } from './routes/v1-ping.js';
 import { operationsRoutes } from './routes/operations.js';
-import { ProblemSchema } from './schemas/common.js';
 import { validatorCompiler } from './validation.js';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -107,7 +107,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(async (v1) => {
     requireApiKey(v1, deps, keyCache);
     if (deps.config.rateLimitPerMinute > 0) {
-      let store = deps.store.dialect === 'postgres' ? databaseStore(deps) : memoryStore(deps);
+      let store = serviceStore(deps);
       if (deps.config.redisUrl) {
         const redis = connectRedis(deps.config.redisUrl);
         app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
@@ -120,7 +120,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
         keyGenerator: (request) => request.principal?.keyId ?? request.ip,
         enableDraftSpec: true,
         errorResponseBuilder: (_request, context) =>
-          new AppError('rate_limited', `Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}.`),
+          new TransportError('rate_limited', `Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}.`),
       });
     }
     await v1.register(checkNumberRoute(deps));

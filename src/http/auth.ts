@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate, type KeyCache, type Principal } from '../app/api-keys.js';
+import { authenticate, type KeyCache } from '../app/api-keys.js';
 import type { Deps } from '../app/deps.js';
+import type { Principal } from '../domain/api-key.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,14 +1,14 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStorageUnavailable } from '../app/health.js';
-import { AppError, type ErrorCode, type FieldProblem } from '../domain/errors.js';
+import { AppError, type FieldProblem } from '../domain/errors.js';
 import { fieldProblems } from './validation.js';
-import { problemBody } from './problem.js';
+import { problemBody, TransportError, type ProblemCode } from './problem.js';
 
 export function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
-  code: ErrorCode,
+  code: ProblemCode,
   detail: string,
   errors?: readonly FieldProblem[],
 ) {
@@ -17,7 +17,7 @@ export function sendProblem(
 }
 
 /** Fastify's own errors, by their codes, translated into ours. */
-const FRAMEWORK_CODES: Readonly<Record<string, ErrorCode>> = {
+const FRAMEWORK_CODES: Readonly<Record<string, ProblemCode>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
@@ -25,24 +25,25 @@ const FRAMEWORK_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
 };
 
-const FRAMEWORK_DETAIL: Partial<Record<ErrorCode, string>> = {
+const FRAMEWORK_DETAIL: Partial<Record<ProblemCode, string>> = {
   unsupported_media_type: 'Send the body as JSON with Content-Type: application/json.',
   payload_too_large: 'The body is larger than the 256 KiB the API accepts.',
   invalid_json: 'The body is not valid JSON.',
 };
 
 /**
- * Every error leaves as problem+json. Broken rules (AppError) and framework refusals are the caller's
- * doing and are answered plainly; anything else is ours, logged with its cause and answered with no
- * internals in the body.
+ * Every error leaves as problem+json. Broken rules (AppError), the transport's refusals (TransportError)
+ * and the framework's are the caller's doing and are answered plainly; anything else is ours, logged
+ * with its cause and answered with no internals in the body.
  */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | AppError | TransportError, request, reply) => {
     if (error instanceof AppError) return sendProblem(request, reply, error.code, error.message, error.errors);
+    if (error instanceof TransportError) return sendProblem(request, reply, error.code, error.message);
     const validation = (error as FastifyError).validation as ErrorObject[] | undefined;
     if (validation) {
       const context = (error as FastifyError).validationContext ?? 'body';
-      const code: ErrorCode = context === 'querystring' ? 'invalid_query' : 'validation_failed';
+      const code: ProblemCode = context === 'querystring' ? 'invalid_query' : 'validation_failed';
       const problems = fieldProblems(validation, context);
       return sendProblem(request, reply, code, problems.map((p) => p.message).join('; '), problems);
     }

@@ -1,7 +1,24 @@
 import type { ErrorCode, FieldProblem } from '../domain/errors.js';
 
+/** Refusals of the transport itself, before or around any use case. */
+export type TransportErrorCode = 'invalid_json' | 'payload_too_large' | 'unsupported_media_type' | 'rate_limited' | 'internal_error';
+
+/** A refusal by the transport (a rate limit, say), answered like a broken rule: plainly, with its code. */
+export class TransportError extends Error {
+  constructor(
+    readonly code: TransportErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+/** Every code a problem body may carry: the rules' codes and the transport's. */
+export type ProblemCode = ErrorCode | TransportErrorCode;
+
 /** The one table from error codes to HTTP statuses and titles (RFC 9457 problem details). */
-export const PROBLEMS: Readonly<Record<ErrorCode, { status: number; title: string }>> = Object.freeze({
+export const PROBLEMS: Readonly<Record<ProblemCode, { status: number; title: string }>> = Object.freeze({
   validation_failed: { status: 400, title: 'The request is not valid' },
   invalid_json: { status: 400, title: 'The body is not valid JSON' },
   invalid_query: { status: 400, title: 'The query string is not valid' },
@@ -27,7 +44,7 @@ export interface ProblemBody {
   title: string;
   status: number;
   detail: string;
-  code: ErrorCode;
+  code: ProblemCode;
   requestId: string;
   success: false;
   message: string;
@@ -35,9 +52,9 @@ export interface ProblemBody {
 }
 
 /** `type` is a relative URI that resolves, on this server, to the description of the code. */
-export const problemType = (code: ErrorCode) => `/problems/${code}`;
+export const problemType = (code: ProblemCode) => `/problems/${code}`;
 
-export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: readonly FieldProblem[]): ProblemBody {
+export function problemBody(code: ProblemCode, detail: string, requestId: string, errors?: readonly FieldProblem[]): ProblemBody {
   const { status, title } = PROBLEMS[code];
   return {
     type: problemType(code),

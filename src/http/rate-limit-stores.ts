@@ -1,10 +1,11 @@
 import { Redis } from 'ioredis';
 import type { Deps } from '../app/deps.js';
-import { countInDatabase } from '../app/rate-limit.js';
+import { countRequest } from '../app/rate-limit.js';
 
 /**
  * Stores for @fastify/rate-limit that count per API key across all routes (the plugin's own stores
- * count per route). One process: memory. Several processes: the database, or Redis when REDIS_URL is set.
+ * count per route): the service's store (which shares its counters with every process using it), or
+ * Redis when REDIS_URL is set.
  */
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -32,26 +33,10 @@ const settle = (callback: Callback, counting: Promise<{ count: number; ttlMs: nu
     (error: Error) => callback(error),
   );
 
-export function memoryStore(deps: Deps): StoreClass {
-  const windows = new Map<string, { start: number; count: number }>();
+/** Counts in the service's own store: memory on SQLite (one process), a shared table on PostgreSQL. */
+export function serviceStore(deps: Deps): StoreClass {
   const store: CountingStore = {
-    incr(key, callback, timeWindow = MINUTE) {
-      const now = deps.clock.now();
-      const start = Math.floor(now / timeWindow) * timeWindow;
-      const current = windows.get(key);
-      const next = current && current.start === start ? { start, count: current.count + 1 } : { start, count: 1 };
-      if (!current && windows.size > 100_000) windows.clear();
-      windows.set(key, next);
-      callback(null, { current: next.count, ttl: start + timeWindow - now });
-    },
-    child: () => store,
-  };
-  return sharedStore(store);
-}
-
-export function databaseStore(deps: Deps): StoreClass {
-  const store: CountingStore = {
-    incr: (key, callback, timeWindow = MINUTE) => void settle(callback, countInDatabase(deps, key, timeWindow)),
+    incr: (key, callback, timeWindow = MINUTE) => void settle(callback, countRequest(deps, key, timeWindow)),
     child: () => store,
   };
   return sharedStore(store);

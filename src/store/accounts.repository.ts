@@ -1,23 +1,8 @@
+import type { Account } from '../domain/account.js';
 import type { Currency } from '../domain/currency.js';
 import { big, num } from './convert.js';
 import type { Db, Tx } from './database.js';
 import { prepared } from './prepared.js';
-
-export interface AccountRecord {
-  readonly id: string;
-  readonly name: string;
-  readonly currency: Currency;
-  readonly balance: bigint;
-  readonly totalDeposits: bigint;
-  readonly orders: {
-    readonly count: bigint;
-    readonly amountNet: bigint;
-    readonly amountGross: bigint;
-    readonly feeNet: bigint;
-    readonly feeGross: bigint;
-  };
-  readonly createdAt: number;
-}
 
 type AccountRow = Awaited<ReturnType<typeof selectAccounts>>[number];
 
@@ -25,7 +10,7 @@ function selectAccounts(db: Db) {
   return db.selectFrom('accounts').selectAll().execute();
 }
 
-function toRecord(row: AccountRow): AccountRecord {
+function toAccount(row: AccountRow): Account {
   return {
     id: row.id,
     name: row.name,
@@ -55,19 +40,19 @@ export async function insertAccount(
 
 const accountById = prepared((db: Db, p: { id: string }) => db.selectFrom('accounts').selectAll().where('id', '=', p.id));
 
-export async function findAccount(db: Db | Tx, id: string): Promise<AccountRecord | undefined> {
+export async function findAccount(db: Db | Tx, id: string): Promise<Account | undefined> {
   const [row] = await accountById.execute(db, { id });
-  return row && toRecord(row);
+  return row && toAccount(row);
 }
 
-export async function findAccountByName(db: Db, name: string): Promise<AccountRecord | undefined> {
+export async function findAccountByName(db: Db, name: string): Promise<Account | undefined> {
   const row = await db.selectFrom('accounts').selectAll().where('name', '=', name).orderBy('created_at').executeTakeFirst();
-  return row && toRecord(row);
+  return row && toAccount(row);
 }
 
-export async function listAccounts(db: Db): Promise<AccountRecord[]> {
+export async function listAccounts(db: Db): Promise<Account[]> {
   const rows = await db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').execute();
-  return rows.map(toRecord);
+  return rows.map(toAccount);
 }
 
 /** Adds a deposit to the balance and the deposit total; returns the new balance. */

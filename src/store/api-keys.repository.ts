@@ -1,28 +1,10 @@
+import type { ApiKey, KeyOwner } from '../domain/api-key.js';
 import type { Currency } from '../domain/currency.js';
 import type { Environment } from '../domain/environment.js';
 import { num } from './convert.js';
 import type { Db } from './database.js';
 
-export interface ApiKeyRecord {
-  readonly id: string;
-  readonly accountId: string;
-  readonly environment: Environment;
-  readonly displayPrefix: string;
-  readonly digest: string;
-  readonly createdAt: number;
-  readonly revokedAt: number | null;
-}
-
-export interface KeyOwner {
-  readonly keyId: string;
-  readonly accountId: string;
-  readonly currency: Currency;
-  readonly environment: Environment;
-  readonly digest: string;
-  readonly revoked: boolean;
-}
-
-export async function insertApiKey(db: Db, key: Omit<ApiKeyRecord, 'revokedAt'>): Promise<void> {
+export async function insertApiKey(db: Db, key: Omit<ApiKey, 'revokedAt'>): Promise<void> {
   await db
     .insertInto('api_keys')
     .values({
@@ -64,7 +46,7 @@ export async function revokeApiKey(db: Db, id: string, at: number): Promise<bool
   return result.numUpdatedRows > 0n;
 }
 
-export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeyRecord[]> {
+export async function listApiKeys(db: Db, accountId: string): Promise<ApiKey[]> {
   const rows = await db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
   return rows.map((r) => ({
     id: r.id,

@@ -1,34 +1,58 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Dialect } from './dialect.js';
 import { GroupCommitter } from './group-commit.js';
 import { migrationsFor } from './migrations/index.js';
+import { listenForWork, type WorkTopic } from './notify.js';
+import { databaseCounter, memoryCounter, type CountRequest } from './request-counters.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
 
 export interface Store {
+  /** For reads, and for single statements that need no unit of work. */
   readonly db: Db;
-  readonly dialect: Dialect;
   /**
    * Runs `work` as one transaction: all of it commits, or none. On SQLite concurrent units share a
-   * commit (group commit); on PostgreSQL each is its own transaction. `work` must use only `tx`.
+   * commit (group commit); on PostgreSQL each is its own transaction. `work` must use only `tx`. A unit
+   * never nests: calling `transact` or `write` from inside one throws `NestedUnitOfWorkError`.
    */
   transact<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
    * Runs one statement that must be durable before the caller goes on but needs no transaction around
    * it. On SQLite it joins a group commit like `transact` (a commit of its own costs an fsync on the
    * event loop: requests with an Idempotency-Key ran at a third of the rate); on PostgreSQL it runs
-   * alone, committed by itself, without BEGIN and COMMIT round trips. Never call it from inside a
-   * `transact` unit: on SQLite it would wait for a commit that waits for it.
+   * alone, committed by itself, without BEGIN and COMMIT round trips. From inside a `transact` unit it
+   * throws: on SQLite it would wait for a commit that waits for it.
    */
   write<T>(work: (db: Db | Tx) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onWork` whenever any process commits work for the workers. On PostgreSQL a dedicated
+   * connection LISTENs (and reconnects after a drop); SQLite serves one process, where the in-process
+   * signal already says it all, so there is nothing to listen to.
+   */
+  listenForWork(onWork: (topic: WorkTopic) => void, onError: (error: unknown) => void): Promise<{ close(): Promise<void> }>;
+  /** Counts a request in the fixed window containing `now`, shared by every process using this store. */
+  countRequest: CountRequest;
+  /** Applies pending migrations (under the migrator's lock) and returns the names applied now. */
+  migrate(): Promise<string[]>;
+  /** Resolves when the database answers. */
+  ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A unit of work was started from inside another one (a programming error, refused at run time). */
+export class NestedUnitOfWorkError extends Error {
+  override name = 'NestedUnitOfWorkError';
+  constructor(what: string) {
+    super(`${what} called from inside a transact unit: a unit of work never nests; use the unit's tx instead`);
+  }
 }
 
 export interface StoreOptions {
@@ -64,7 +88,7 @@ function cacheStatements(database: SQLite.Database): SQLite.Database {
   return database;
 }
 
-function openSqlite(path: string): SQLite.Database {
+function openSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
   // WAL for concurrent readers; synchronous=FULL so an acknowledged order survives power loss.
@@ -73,18 +97,64 @@ function openSqlite(path: string): SQLite.Database {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.defaultSafeIntegers(true);
-  return cacheStatements(database);
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: cacheStatements(database) }) });
 }
 
+/** Marks the async context of a running unit, so that a nested one is refused instead of deadlocking. */
+const insideUnit = new AsyncLocalStorage<true>();
+
+function refuseNesting(what: string): void {
+  if (insideUnit.getStore()) throw new NestedUnitOfWorkError(what);
+}
+
+const asUnit =
+  <T>(work: (tx: Tx) => Promise<T>) =>
+  (tx: Tx): Promise<T> =>
+    insideUnit.run(true, () => work(tx));
+
 export function openStore(target: DatabaseTarget, options: StoreOptions = {}): Store {
+  const db = target.kind === 'sqlite' ? openSqlite(target.path) : openPostgres(target.url, options);
+  const common = {
+    db,
+    migrate: () => migrate(db, target.kind),
+    ping: async () => void (await sql`select 1`.execute(db)),
+    close: () => db.destroy(),
+  };
   if (target.kind === 'sqlite') {
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target.path) }) });
     const committer = new GroupCommitter(db);
-    const transact = <T>(work: (tx: Tx) => Promise<T>) => committer.transact(work);
-    return { db, dialect: 'sqlite', transact, write: transact, close: () => db.destroy() };
+    const transact = <T>(work: (tx: Tx) => Promise<T>) => {
+      refuseNesting('transact');
+      return committer.transact(asUnit(work));
+    };
+    return {
+      ...common,
+      transact,
+      write: (work) => {
+        refuseNesting('write');
+        return committer.transact(work);
+      },
+      listenForWork: async () => ({ close: async () => {} }),
+      countRequest: memoryCounter(),
+    };
   }
+  return {
+    ...common,
+    transact: (work) => {
+      refuseNesting('transact');
+      return db.transaction().execute(asUnit(work));
+    },
+    write: (work) => {
+      refuseNesting('write');
+      return work(db);
+    },
+    listenForWork: (onWork, onError) => listenForWork(target.url, onWork, onError),
+    countRequest: databaseCounter(db),
+  };
+}
+
+function openPostgres(url: string, options: StoreOptions): Db {
   const pool = new pg.Pool({
-    connectionString: target.url,
+    connectionString: url,
     max: options.poolSize ?? 10,
     types: exactPgTypes,
     // Fail fast while the database is unreachable (503), instead of queueing requests forever.
@@ -95,21 +165,12 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
   // process: the failing query rejects on its own, the pool drops the client and reconnects later.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', transact: (work) => db.transaction().execute(work), write: (work) => work(db), close: () => db.destroy() };
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
-/** Applies pending migrations (under the migrator's lock) and returns the names applied now. */
-export async function migrate(store: Store): Promise<string[]> {
-  const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrationsFor(store.dialect) },
-  });
+async function migrate(db: Db, dialect: Dialect): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(dialect) } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-}
-
-export async function ping(db: Db): Promise<void> {
-  await sql`select 1`.execute(db);
 }

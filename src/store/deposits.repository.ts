@@ -1,18 +1,10 @@
 import type { Currency } from '../domain/currency.js';
+import type { Deposit } from '../domain/deposit.js';
 import { pageOffset, type PageRequest } from '../domain/pagination.js';
 import { big, num } from './convert.js';
 import type { Db, Tx } from './database.js';
 
-export interface DepositRecord {
-  readonly id: string;
-  readonly accountId: string;
-  readonly amount: bigint;
-  readonly currency: Currency;
-  readonly reference: string | null;
-  readonly createdAt: number;
-}
-
-export async function insertDeposit(tx: Tx, deposit: DepositRecord): Promise<void> {
+export async function insertDeposit(tx: Tx, deposit: Deposit): Promise<void> {
   await tx
     .insertInto('deposits')
     .values({
@@ -31,7 +23,7 @@ export async function listDeposits(
   db: Db,
   accountId: string,
   page: PageRequest,
-): Promise<{ rows: DepositRecord[]; total: number }> {
+): Promise<{ rows: Deposit[]; total: number }> {
   const [rows, count] = await Promise.all([
     db
       .selectFrom('deposits')

@@ -1,20 +1,8 @@
 import type { Insertable } from 'kysely';
+import type { LedgerEntry } from '../domain/ledger-entry.js';
 import type { Db, Tx } from './database.js';
 import { preparedInsert } from './prepared.js';
 import type { LedgerEntriesTable } from './schema.js';
-
-export type LedgerKind = 'deposit' | 'recharge' | 'refund';
-
-export interface LedgerEntryInput {
-  readonly accountId: string;
-  readonly kind: LedgerKind;
-  /** Signed minor units: credits positive, debits negative. */
-  readonly amount: bigint;
-  readonly balanceAfter: bigint;
-  readonly depositId?: string;
-  readonly orderId?: string;
-  readonly createdAt: number;
-}
 
 // The id is the database's (an identity column), never ours.
 type LedgerRow = Omit<Insertable<LedgerEntriesTable>, 'id'>;
@@ -24,7 +12,7 @@ const LEDGER_COLUMNS = ['account_id', 'kind', 'amount', 'balance_after', 'deposi
 const insertLedgerRows = preparedInsert((db: Db, rows: LedgerRow[]) => db.insertInto('ledger_entries').values(rows), LEDGER_COLUMNS);
 
 /** The ledger is append-only: there is no update or delete here, a correction is a new entry. */
-export async function appendLedgerEntries(tx: Tx, entries: readonly LedgerEntryInput[]): Promise<void> {
+export async function appendLedgerEntries(tx: Tx, entries: readonly LedgerEntry[]): Promise<void> {
   await insertLedgerRows.execute(
     tx,
     entries.map((e) => ({

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { Db, Tx } from './database.js';
-import type { Dialect } from './dialect.js';
+import { dialectOf } from './dialect.js';
 
 export type WorkTopic = 'orders' | 'events';
 const CHANNEL: Readonly<Record<WorkTopic, string>> = { orders: 'topup_orders', events: 'topup_events' };
@@ -10,8 +10,8 @@ const CHANNEL: Readonly<Record<WorkTopic, string>> = { orders: 'topup_orders', e
  * Tells every worker process that work was written. On PostgreSQL a NOTIFY inside the transaction is
  * delivered when (and only if) it commits; SQLite has one process, where the in-process signal suffices.
  */
-export async function notifyWorkers(db: Db | Tx, dialect: Dialect, topic: WorkTopic): Promise<void> {
-  if (dialect === 'postgres') await sql`select pg_notify(${CHANNEL[topic]}, '')`.execute(db);
+export async function notifyWorkers(db: Db | Tx, topic: WorkTopic): Promise<void> {
+  if (dialectOf(db) === 'postgres') await sql`select pg_notify(${CHANNEL[topic]}, '')`.execute(db);
 }
 
 /** LISTENs for work on a dedicated connection, reconnecting after a drop; resolves once listening. */

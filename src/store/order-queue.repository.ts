@@ -1,8 +1,17 @@
 import { sql } from 'kysely';
 import { num } from './convert.js';
 import type { Db, Tx } from './database.js';
-import type { ClaimWindow, Dialect } from './dialect.js';
-import { toRecord, type OrderRecord } from './orders.repository.js';
+import { dialectOf } from './dialect.js';
+import { toOrder } from './orders.repository.js';
+import type { Order } from '../domain/order.js';
+
+/** A worker's claim on due work: up to `limit` items due at `now`, held by `workerId` until `claimUntil`. */
+export interface ClaimWindow {
+  readonly now: number;
+  readonly limit: number;
+  readonly workerId: string;
+  readonly claimUntil: number;
+}
 
 // The workers' queue of orders: claiming due ones, settling a claim, handing claims back, and when the
 // next one is due. Every query here reads the partial index `orders_queue` (see migration 0006).
@@ -19,11 +28,7 @@ const isOpen = sql<boolean>`status in ('PENDING', 'PROCESSING')`;
  * orders whose claim ran out (their worker died). Fast orders first. On PostgreSQL, rows another worker
  * is claiming are skipped rather than waited for.
  */
-export async function claimDueOrders(
-  tx: Tx,
-  dialect: Dialect,
-  claim: ClaimWindow,
-): Promise<OrderRecord[]> {
+export async function claimDueOrders(tx: Tx, claim: ClaimWindow): Promise<Order[]> {
   let due = tx
     .selectFrom('orders')
     .select('id')
@@ -32,7 +37,7 @@ export async function claimDueOrders(
     .orderBy('fast', 'desc')
     .orderBy('next_attempt_at')
     .limit(claim.limit);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  if (dialectOf(tx) === 'postgres') due = due.forUpdate().skipLocked();
   const ids = (await due.execute()).map((r) => r.id);
   if (ids.length === 0) return [];
   const rows = await tx
@@ -47,7 +52,7 @@ export async function claimDueOrders(
     .where('id', 'in', ids)
     .returningAll()
     .execute();
-  return rows.map(toRecord).sort((a, b) => Number(b.fast) - Number(a.fast) || a.createdAt - b.createdAt);
+  return rows.map(toOrder).sort((a, b) => Number(b.fast) - Number(a.fast) || a.createdAt - b.createdAt);
 }
 
 /**
@@ -62,7 +67,7 @@ export async function settleClaimedOrder(
     | { status: 'SUCCESS'; operatorReference: string; now: number }
     | { status: 'FAILED'; failureReason: string; now: number }
     | { status: 'PENDING'; nextAttemptAt: number; failureReason: string; now: number },
-): Promise<OrderRecord | undefined> {
+): Promise<Order | undefined> {
   const row = await tx
     .updateTable('orders')
     .set({
@@ -78,7 +83,7 @@ export async function settleClaimedOrder(
     .where('claimed_by', '=', workerId)
     .returningAll()
     .executeTakeFirst();
-  return row && toRecord(row);
+  return row && toOrder(row);
 }
 
 /** Hands back claims a stopping worker has not started on, so others take them at once. */

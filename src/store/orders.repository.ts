@@ -1,61 +1,18 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Currency } from '../domain/currency.js';
 import type { Operator } from '../domain/operators.js';
+import type { Order, OrderFilter, OrderListEntry, OrderTotals } from '../domain/order.js';
 import type { OrderStatus } from '../domain/order-status.js';
 import { pageOffset, type PageRequest } from '../domain/pagination.js';
 import { big, flag, num } from './convert.js';
 import type { Db, Tx } from './database.js';
 import { appendLedgerEntries } from './ledger.repository.js';
 import { prepared, preparedInsert } from './prepared.js';
-import type { Dialect } from './dialect.js';
+import { dialectOf } from './dialect.js';
 import type { OrdersTable } from './schema.js';
-
-export interface OrderFigures {
-  readonly amount: bigint;
-  readonly eurRon: bigint;
-  readonly vat: bigint;
-  readonly fastFee: bigint;
-  readonly amountRon: bigint;
-  readonly fastFeeRon: bigint;
-  readonly netRon: bigint;
-  readonly grossRon: bigint;
-  readonly amountNet: bigint;
-  readonly amountGross: bigint;
-  readonly feeNet: bigint;
-  readonly feeGross: bigint;
-  readonly deduction: bigint;
-}
-
-export interface OrderRecord extends OrderFigures {
-  readonly id: string;
-  readonly accountId: string;
-  readonly requestId: string;
-  readonly arrayPosition: number;
-  readonly msisdn: string;
-  readonly operator: Operator;
-  readonly fast: boolean;
-  readonly currency: Currency;
-  readonly status: OrderStatus;
-  readonly attempts: number;
-  readonly nextAttemptAt: number;
-  readonly claimedBy: string | null;
-  readonly operatorReference: string | null;
-  readonly failureReason: string | null;
-  readonly passthrough: string | null;
-  readonly documentId: string | null;
-  readonly webhookName: string | null;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-}
 
 /** The columns an order listing shows (its view); reading all 32 per row doubled SQLite's share of a page. */
 const LIST_COLUMNS = ['id', 'msisdn', 'operator', 'amount', 'status', 'fast', 'created_at', 'updated_at', 'failure_reason', 'passthrough'] as const;
-
-/** What a listing shows of an order. */
-export type OrderListEntry = Pick<
-  OrderRecord,
-  'id' | 'msisdn' | 'operator' | 'amount' | 'status' | 'fast' | 'createdAt' | 'updatedAt' | 'failureReason' | 'passthrough'
->;
 
 function toListEntry(r: Pick<Selectable<OrdersTable>, (typeof LIST_COLUMNS)[number]>): OrderListEntry {
   return {
@@ -73,8 +30,8 @@ function toListEntry(r: Pick<Selectable<OrdersTable>, (typeof LIST_COLUMNS)[numb
 }
 
 // Written out in full rather than spreading toListEntry's result: the spread made every record a slow
-// object (toRecord 13 % and GC 15 % of a worker's drain profile, which halved its rate).
-export function toRecord(r: Selectable<OrdersTable>): OrderRecord {
+// object (the mapper 13 % and GC 15 % of a worker's drain profile, which halved its rate).
+export function toOrder(r: Selectable<OrdersTable>): Order {
   return {
     id: r.id,
     accountId: r.account_id,
@@ -113,7 +70,7 @@ export function toRecord(r: Selectable<OrdersTable>): OrderRecord {
 
 type OrderRow = Insertable<OrdersTable>;
 
-function orderRow(o: OrderRecord): OrderRow {
+function orderRow(o: Order): OrderRow {
   return {
     id: o.id,
     account_id: o.accountId,
@@ -159,24 +116,15 @@ const ORDER_COLUMNS = [
 
 const insertOrderRows = preparedInsert((db: Db, rows: OrderRow[]) => db.insertInto('orders').values(rows), ORDER_COLUMNS);
 
-export async function insertOrders(tx: Tx, orders: readonly OrderRecord[]): Promise<void> {
+export async function insertOrders(tx: Tx, orders: readonly Order[]): Promise<void> {
   await insertOrderRows.execute(tx, orders.map(orderRow));
-}
-
-export interface OrderTotals {
-  readonly count: bigint;
-  readonly deduction: bigint;
-  readonly amountNet: bigint;
-  readonly amountGross: bigint;
-  readonly feeNet: bigint;
-  readonly feeGross: bigint;
 }
 
 /** What placing a batch of orders takes from an account: the totals, and each order's own deduction. */
 export interface OrderCharge {
   readonly accountId: string;
   readonly totals: OrderTotals;
-  readonly orders: ReadonlyArray<Pick<OrderRecord, 'id' | 'deduction'>>;
+  readonly orders: ReadonlyArray<Pick<Order, 'id' | 'deduction'>>;
   readonly createdAt: number;
 }
 
@@ -207,7 +155,7 @@ const debit = prepared((db: Db, p: { accountId: string; totals: OrderTotals }) =
  * statement, the ledger rows written from the debit's RETURNING, so the lock is held for one round trip
  * and the commit.
  */
-export async function chargeForOrders(tx: Tx, dialect: Dialect, charge: OrderCharge): Promise<bigint | undefined> {
+export async function chargeForOrders(tx: Tx, charge: OrderCharge): Promise<bigint | undefined> {
   const { accountId, totals, orders, createdAt } = charge;
   // Entries are applied in order: each one's balance_after is the final balance plus what the later ones took.
   const later: bigint[] = [];
@@ -216,7 +164,7 @@ export async function chargeForOrders(tx: Tx, dialect: Dialect, charge: OrderCha
     later[i] = sum;
     sum += orders[i]!.deduction;
   }
-  if (dialect === 'postgres') {
+  if (dialectOf(tx) === 'postgres') {
     // int8 comes back as BigInt (see exactPgTypes in database.ts).
     const { rows } = await sql<{ balance_after: bigint }>`
       with debited as (
@@ -252,7 +200,7 @@ export async function chargeForOrders(tx: Tx, dialect: Dialect, charge: OrderCha
 }
 
 /** Gives a FAILED order's deduction back and takes it out of the totals; returns the new balance. */
-export async function refundOrder(tx: Tx, order: OrderRecord): Promise<bigint> {
+export async function refundOrder(tx: Tx, order: Order): Promise<bigint> {
   const row = await tx
     .updateTable('accounts')
     .set((eb) => ({
@@ -267,14 +215,6 @@ export async function refundOrder(tx: Tx, order: OrderRecord): Promise<bigint> {
     .returning('balance')
     .executeTakeFirstOrThrow();
   return big(row.balance);
-}
-
-export interface OrderFilter {
-  readonly status?: OrderStatus;
-  readonly msisdn?: string;
-  readonly documentId?: string;
-  readonly from?: number;
-  readonly to?: number;
 }
 
 const hasFilter = (f: OrderFilter) => Object.values(f).some((v) => v !== undefined);
@@ -307,12 +247,12 @@ export async function listOrders(
   return { rows: rows.map(toListEntry), total: count ? num(count.total as number | bigint) : 0 };
 }
 
-export async function findOrder(db: Db | Tx, accountId: string, id: string): Promise<OrderRecord | undefined> {
+export async function findOrder(db: Db | Tx, accountId: string, id: string): Promise<Order | undefined> {
   const row = await db.selectFrom('orders').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  return row && toRecord(row);
+  return row && toOrder(row);
 }
 
-export async function findOrderById(db: Db | Tx, id: string): Promise<OrderRecord | undefined> {
+export async function findOrderById(db: Db | Tx, id: string): Promise<Order | undefined> {
   const row = await db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toRecord(row);
+  return row && toOrder(row);
 }

@@ -1,41 +1,14 @@
 import { sql, type Selectable } from 'kysely';
+import type { WebhookEndpoint } from '../domain/webhook-endpoint.js';
+import type { DeliveryAttempt, DeliveryStatus, WebhookEvent } from '../domain/webhook-event.js';
 import { num } from './convert.js';
 import type { Db, Tx } from './database.js';
 import { prepared } from './prepared.js';
-import type { ClaimWindow, Dialect } from './dialect.js';
+import { dialectOf } from './dialect.js';
+import type { ClaimWindow } from './order-queue.repository.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable, WebhookEventsTable } from './schema.js';
 
-export interface EndpointRecord {
-  readonly id: string;
-  readonly accountId: string;
-  readonly name: string;
-  readonly url: string;
-  readonly secret: string;
-  readonly disabledAt: number | null;
-  readonly disabledReason: string | null;
-  readonly createdAt: number;
-}
-
-export type EventStatus = 'pending' | 'delivered' | 'failed';
-
-export interface EventRecord {
-  readonly id: string;
-  readonly accountId: string;
-  readonly endpointId: string;
-  readonly orderId: string;
-  readonly type: string;
-  readonly payload: string;
-  readonly status: EventStatus;
-  readonly attempts: number;
-  readonly nextAttemptAt: number;
-  readonly claimedBy: string | null;
-  readonly lastStatusCode: number | null;
-  readonly lastError: string | null;
-  readonly createdAt: number;
-  readonly deliveredAt: number | null;
-}
-
-const endpoint = (r: Selectable<WebhookEndpointsTable>): EndpointRecord => ({
+const endpoint = (r: Selectable<WebhookEndpointsTable>): WebhookEndpoint => ({
   id: r.id,
   accountId: r.account_id,
   name: r.name,
@@ -46,14 +19,14 @@ const endpoint = (r: Selectable<WebhookEndpointsTable>): EndpointRecord => ({
   createdAt: num(r.created_at),
 });
 
-const event = (r: Selectable<WebhookEventsTable>): EventRecord => ({
+const event = (r: Selectable<WebhookEventsTable>): WebhookEvent => ({
   id: r.id,
   accountId: r.account_id,
   endpointId: r.endpoint_id,
   orderId: r.order_id,
   type: r.type,
   payload: r.payload,
-  status: r.status as EventStatus,
+  status: r.status as DeliveryStatus,
   attempts: num(r.attempts),
   nextAttemptAt: num(r.next_attempt_at),
   claimedBy: r.claimed_by,
@@ -63,7 +36,7 @@ const event = (r: Selectable<WebhookEventsTable>): EventRecord => ({
   deliveredAt: r.delivered_at === null ? null : num(r.delivered_at),
 });
 
-export async function insertEndpoint(db: Db, e: EndpointRecord): Promise<void> {
+export async function insertEndpoint(db: Db, e: WebhookEndpoint): Promise<void> {
   await db
     .insertInto('webhook_endpoints')
     .values({
@@ -83,17 +56,17 @@ const endpointByName = prepared((db: Db, p: { accountId: string; name: string })
   db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', p.accountId).where('name', '=', p.name),
 );
 
-export async function findEndpointByName(db: Db | Tx, accountId: string, name: string): Promise<EndpointRecord | undefined> {
+export async function findEndpointByName(db: Db | Tx, accountId: string, name: string): Promise<WebhookEndpoint | undefined> {
   const [row] = await endpointByName.execute(db, { accountId, name });
   return row && endpoint(row);
 }
 
-export async function findEndpoint(db: Db, id: string): Promise<EndpointRecord | undefined> {
+export async function findEndpoint(db: Db, id: string): Promise<WebhookEndpoint | undefined> {
   const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
   return row && endpoint(row);
 }
 
-export async function listEndpoints(db: Db, accountId: string): Promise<EndpointRecord[]> {
+export async function listEndpoints(db: Db, accountId: string): Promise<WebhookEndpoint[]> {
   const rows = await db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
   return rows.map(endpoint);
 }
@@ -107,7 +80,7 @@ export async function setEndpointDisabled(db: Db | Tx, id: string, disabled: { a
 }
 
 /** Written in the same transaction as the order's final status: the outbox that makes delivery lossless. */
-export async function insertEvent(tx: Tx, e: Pick<EventRecord, 'id' | 'accountId' | 'endpointId' | 'orderId' | 'type' | 'payload' | 'createdAt'>): Promise<void> {
+export async function insertEvent(tx: Tx, e: Pick<WebhookEvent, 'id' | 'accountId' | 'endpointId' | 'orderId' | 'type' | 'payload' | 'createdAt'>): Promise<void> {
   await tx
     .insertInto('webhook_events')
     .values({
@@ -132,11 +105,7 @@ export async function insertEvent(tx: Tx, e: Pick<EventRecord, 'id' | 'accountId
 const isPending = sql<boolean>`status = 'pending'`;
 
 /** Claims due deliveries for one worker; on PostgreSQL rows being claimed elsewhere are skipped. */
-export async function claimDueEvents(
-  tx: Tx,
-  dialect: Dialect,
-  claim: ClaimWindow,
-): Promise<EventRecord[]> {
+export async function claimDueEvents(tx: Tx, claim: ClaimWindow): Promise<WebhookEvent[]> {
   let due = tx
     .selectFrom('webhook_events')
     .select('id')
@@ -144,7 +113,7 @@ export async function claimDueEvents(
     .where('next_attempt_at', '<=', claim.now)
     .orderBy('next_attempt_at')
     .limit(claim.limit);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  if (dialectOf(tx) === 'postgres') due = due.forUpdate().skipLocked();
   const ids = (await due.execute()).map((r) => r.id);
   if (ids.length === 0) return [];
   const rows = await tx
@@ -156,21 +125,13 @@ export async function claimDueEvents(
   return rows.map(event);
 }
 
-export interface AttemptRecord {
-  readonly attemptedAt: number;
-  readonly statusCode: number | null;
-  readonly latencyMs: number;
-  readonly error: string | null;
-  readonly outcome: string;
-}
-
 /** Records one attempt and its consequence, only while this worker still holds the claim. */
 export async function settleEventAttempt(
   tx: Tx,
   eventId: string,
   workerId: string,
-  attempt: AttemptRecord,
-  next: { status: EventStatus; nextAttemptAt: number; deliveredAt: number | null },
+  attempt: DeliveryAttempt,
+  next: { status: DeliveryStatus; nextAttemptAt: number; deliveredAt: number | null },
 ): Promise<boolean> {
   const result = await tx
     .updateTable('webhook_events')
@@ -201,23 +162,23 @@ export async function settleEventAttempt(
   return true;
 }
 
-export async function listEvents(db: Db, accountId: string, filter: { status?: EventStatus; limit: number }): Promise<EventRecord[]> {
+export async function listEvents(db: Db, accountId: string, filter: { status?: DeliveryStatus; limit: number }): Promise<WebhookEvent[]> {
   let query = db.selectFrom('webhook_events').selectAll().where('account_id', '=', accountId);
   if (filter.status) query = query.where('status', '=', filter.status);
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
   return rows.map(event);
 }
 
-export async function findEvent(db: Db, id: string): Promise<EventRecord | undefined> {
+export async function findEvent(db: Db, id: string): Promise<WebhookEvent | undefined> {
   const row = await db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
   return row && event(row);
 }
 
-export async function eventsOfOrder(db: Db, orderId: string): Promise<EventRecord[]> {
+export async function eventsOfOrder(db: Db, orderId: string): Promise<WebhookEvent[]> {
   return (await db.selectFrom('webhook_events').selectAll().where('order_id', '=', orderId).execute()).map(event);
 }
 
-const attempt = (r: Selectable<WebhookAttemptsTable>): AttemptRecord => ({
+const attempt = (r: Selectable<WebhookAttemptsTable>): DeliveryAttempt => ({
   attemptedAt: num(r.attempted_at),
   statusCode: r.status_code === null ? null : num(r.status_code),
   latencyMs: num(r.latency_ms),
@@ -225,13 +186,13 @@ const attempt = (r: Selectable<WebhookAttemptsTable>): AttemptRecord => ({
   outcome: r.outcome,
 });
 
-export async function listAttempts(db: Db, eventId: string): Promise<AttemptRecord[]> {
+export async function listAttempts(db: Db, eventId: string): Promise<DeliveryAttempt[]> {
   return (await listAttemptsOf(db, [eventId])).get(eventId) ?? [];
 }
 
 /** The attempts of many deliveries in one query, in order, by delivery id. */
-export async function listAttemptsOf(db: Db, eventIds: readonly string[]): Promise<Map<string, AttemptRecord[]>> {
-  const byEvent = new Map<string, AttemptRecord[]>();
+export async function listAttemptsOf(db: Db, eventIds: readonly string[]): Promise<Map<string, DeliveryAttempt[]>> {
+  const byEvent = new Map<string, DeliveryAttempt[]>();
   if (eventIds.length === 0) return byEvent;
   const rows = await db.selectFrom('webhook_attempts').selectAll().where('event_id', 'in', [...eventIds]).orderBy('id').execute();
   for (const row of rows) byEvent.set(row.event_id, [...(byEvent.get(row.event_id) ?? []), attempt(row)]);

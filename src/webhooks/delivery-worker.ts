@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { attemptDelivery, claimEvents, whenNextEventDue, type DeliveryTools } from '../app/deliver-webhooks.js';
 import type { Deps } from '../app/deps.js';
 import { BUSY, workLoop } from '../app/work-loop.js';
-import type { EventRecord } from '../store/webhooks.repository.js';
+import type { WebhookEvent } from '../domain/webhook-event.js';
 import { sendWebhook } from './http-sender.js';
 import { signedHeaders } from './signing.js';
 
@@ -38,13 +38,13 @@ export function createDeliveryWorker(deps: Deps, options: DeliveryOptions = {}):
   };
   const inFlight = new Set<Promise<void>>();
 
-  const attempt = (event: EventRecord) =>
+  const attempt = (event: WebhookEvent) =>
     attemptDelivery(deps, event, workerId, tools).then(
       () => undefined,
       (error: unknown) => deps.log.error({ err: error, event: event.id }, 'could not record a webhook attempt'),
     );
 
-  function launch(events: EventRecord[]): Promise<void>[] {
+  function launch(events: WebhookEvent[]): Promise<void>[] {
     return events.map((event) => {
       const running = attempt(event).finally(() => inFlight.delete(running));
       inFlight.add(running);

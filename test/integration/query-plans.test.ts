@@ -72,8 +72,8 @@ describeEachDialect('query plans of the hot and the large reads', (dialect) => {
   it('claims read their batch off the queue indexes, without reading or sorting the tables', async () => {
     const now = t.ctx.clock.now();
     const window = { now, limit: 10, workerId: 'worker_plan', claimUntil: now + 60_000 };
-    const [orders] = await selectsOf((tx) => claimDueOrders(tx, dialect, window));
-    const [events] = await selectsOf((tx) => claimDueEvents(tx, dialect, window));
+    const [orders] = await selectsOf((tx) => claimDueOrders(tx, window));
+    const [events] = await selectsOf((tx) => claimDueEvents(tx, window));
     const plans = await plansOf([orders!, events!]);
     expect(plans[0]).toContain('orders_queue');
     expect(plans[1]).toContain('webhook_events_queue');

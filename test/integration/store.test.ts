@@ -27,8 +27,8 @@ describeEachDialect('storage', (dialect) => {
     const { accountId } = await t.ctx.account();
     const first = await addDeposit(t.ctx.deps, { accountId, amount: '12.34', reference: 'wire 1' });
     const second = await addDeposit(t.ctx.deps, { accountId, amount: '0.66' });
-    expect(first).toMatchObject({ amount: 12.34, currency: 'RON', balance: 12.34 });
-    expect(second).toMatchObject({ amount: 0.66, balance: 13 });
+    expect(first).toMatchObject({ deposit: { amount: 12_34n, currency: 'RON' }, balance: 12_34n });
+    expect(second).toMatchObject({ deposit: { amount: 66n }, balance: 13_00n });
     const entries = await t.ctx.deps.store.db
       .selectFrom('ledger_entries')
       .select(['kind', 'amount', 'balance_after', 'deposit_id'])
@@ -36,8 +36,8 @@ describeEachDialect('storage', (dialect) => {
       .orderBy('id')
       .execute();
     expect(entries.map((e) => [e.kind, Number(e.amount), Number(e.balance_after), e.deposit_id])).toEqual([
-      ['deposit', 1234, 1234, first.id],
-      ['deposit', 66, 1300, second.id],
+      ['deposit', 1234, 1234, first.deposit.id],
+      ['deposit', 66, 1300, second.deposit.id],
     ]);
     const account = await findAccount(t.ctx.deps.store.db, accountId);
     expect(account?.totalDeposits).toBe(1300n);

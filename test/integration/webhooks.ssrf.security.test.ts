@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { HostResolver } from '../../src/app/host-resolver.js';
+import type { HostResolver } from '../../src/app/ports.js';
 import { addWebhook } from '../../src/app/webhooks.js';
 import { isPublicAddress } from '../../src/domain/address-policy.js';
 import { createConnector } from '../../src/fulfilment/connectors.js';

@@ -3,12 +3,13 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { claimEvents } from '../../src/app/deliver-webhooks.js';
 import { addWebhook, listDeliveries, redeliver } from '../../src/app/webhooks.js';
+import { presentDelivery } from '../../src/contract/webhooks.js';
 import { MAX_WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '../../src/domain/webhook-schedule.js';
 import { createConnector } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { createDeliveryWorker, type DeliveryOptions } from '../../src/webhooks/delivery-worker.js';
 import { eventsOfOrder, findEndpointByName, listAttempts } from '../../src/store/webhooks.repository.js';
-import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext, type TestContext } from '../support/harness.js';
+import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, testDeps, useTestContext, type TestContext } from '../support/harness.js';
 import { databaseEnv, topup } from '../support/cli.js';
 import { Receiver } from '../support/receiver.js';
 
@@ -135,7 +136,7 @@ describeEachDialect('webhooks', (dialect) => {
     }
     await worker.runOnce();
     expect(await listAttempts(t.ctx.deps.store.db, event.id)).toHaveLength(MAX_WEBHOOK_ATTEMPTS);
-    const [failed] = await listDeliveries(t.ctx.deps, accountId, { status: 'failed' });
+    const [failed] = (await listDeliveries(t.ctx.deps, accountId, { status: 'failed' })).map((d) => presentDelivery(d.event, d.attempts));
     expect(failed).toMatchObject({ id: event.id, status: 'failed', next_attempt_at: null });
     expect(failed!.attempts).toHaveLength(MAX_WEBHOOK_ATTEMPTS);
     expect(failed!.attempts.every((a) => a.status_code === 503)).toBe(true);
@@ -212,9 +213,8 @@ describeEachDialect('webhooks after a restart', (dialect) => {
       await recharge(t.ctx, account.key, { recharges: [{ phone_number: '0744700100', amount: 5 }] });
       // The status change commits with its event; the process dies before any delivery.
       await createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps)).runOnce();
-      const { openStore } = await import('../../src/store/database.js');
       await t.ctx.deps.store.close();
-      const restarted: TestContext['deps'] = { ...t.ctx.deps, store: openStore(t.ctx.database.target) };
+      const restarted = await testDeps(t.ctx.database.target, FAST_SIMULATOR, { clock: t.ctx.clock });
       (t.ctx as { deps: TestContext['deps'] }).deps = restarted;
       expect(await createDeliveryWorker(restarted).runOnce()).toBe(1);
       expect(receiver.on('/after-crash')).toHaveLength(1);

@@ -5,7 +5,6 @@ import { audit } from '../../src/app/audit.js';
 import { addDeposit } from '../../src/app/deposits.js';
 import { checkNumber } from '../../src/app/number-check.js';
 import { addWebhook } from '../../src/app/webhooks.js';
-import { migrate } from '../../src/store/database.js';
 import { databaseEnv } from '../support/cli.js';
 import { createTestDatabase, describeEachDialect, processDeps } from '../support/harness.js';
 import { freePort, startProcess, type ServiceProcess } from '../support/processes.js';
@@ -30,9 +29,8 @@ describeEachDialect('crash test: SIGKILL at random moments', (dialect) => {
       TOPUP_RATE_LIMIT_PER_MINUTE: '0',
       TOPUP_IDEMPOTENCY_LOCK_MS: '2000',
     };
-    const deps = processDeps(database.target, env);
+    const deps = await processDeps(database.target, env);
     const store = deps.store;
-    await migrate(store);
     const account = await createAccount(deps, { name: 'crash' });
     await addDeposit(deps, { accountId: account.id, amount: '100000.00' });
     await addWebhook(deps, { accountId: account.id, name: 'default', url: `${receiver.url}/events` });

@@ -3,7 +3,6 @@ import { createAccount } from '../../src/app/accounts.js';
 import { createApiKey } from '../../src/app/api-keys.js';
 import { addDeposit } from '../../src/app/deposits.js';
 import { checkNumber } from '../../src/app/number-check.js';
-import { migrate } from '../../src/store/database.js';
 import { databaseEnv } from '../support/cli.js';
 import { createTestDatabase, describeEachDialect, processDeps } from '../support/harness.js';
 import { freePort, startProcess } from '../support/processes.js';
@@ -12,9 +11,8 @@ describeEachDialect('graceful shutdown', (dialect) => {
   it('on SIGTERM finishes the orders in hand, then exits 0', async () => {
     const database = await createTestDatabase(dialect);
     const env = { ...databaseEnv(database.target), TOPUP_SIMULATOR_DELAY_MS: '1500', TOPUP_EUR_RON_RATE: '4.9773' };
-    const deps = processDeps(database.target, env);
+    const deps = await processDeps(database.target, env);
     const store = deps.store;
-    await migrate(store);
     const account = await createAccount(deps, { name: 'shutdown' });
     await addDeposit(deps, { accountId: account.id, amount: '100.00' });
     await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging' }, '0744700777');

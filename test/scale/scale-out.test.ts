@@ -32,7 +32,7 @@ describe.skipIf(!inject('postgres'))('scale-out: 2 API and 2 worker processes on
       TOPUP_RATE_LIMIT_PER_MINUTE: '0',
       TOPUP_DB_POOL_SIZE: '6',
     };
-    const deps = processDeps(database.target, env);
+    const deps = await processDeps(database.target, env);
     const store = deps.store;
     const processes: ServiceProcess[] = [];
     try {

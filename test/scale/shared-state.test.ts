@@ -1,9 +1,9 @@
 import { describe, expect, inject, it } from 'vitest';
 import { addDeposit } from '../../src/app/deposits.js';
-import { migrate, openStore } from '../../src/store/database.js';
+import { openStore } from '../../src/store/database.js';
 import { migrationsFor } from '../../src/store/migrations/index.js';
 import { listenForWork, notifyWorkers, type WorkTopic } from '../../src/store/notify.js';
-import { checkNumbers, closeTestContext, createTestDatabase, openTestContext, recharge, FAST_SIMULATOR } from '../support/harness.js';
+import { checkNumbers, closeTestContext, createTestDatabase, openTestContext, recharge, testDeps, FAST_SIMULATOR } from '../support/harness.js';
 import { databaseUrl } from '../support/postgres-server.js';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
@@ -19,7 +19,7 @@ describe.skipIf(!hasPostgres)('several processes on one PostgreSQL', () => {
     await admin.query(`create database ${name}`);
     await admin.end();
     const stores = Array.from({ length: 6 }, () => openStore({ kind: 'postgres', url: databaseUrl(postgres.adminUrl, name) }));
-    const applied = await Promise.all(stores.map((s) => migrate(s)));
+    const applied = await Promise.all(stores.map((s) => s.migrate()));
     // Exactly one process applied each migration; the others found nothing to do.
     expect(applied.flat().sort()).toEqual(Object.keys(migrationsFor('postgres')).sort());
     expect(applied.flat()).toContain('0006-queue-and-filter-indexes');
@@ -34,7 +34,7 @@ describe.skipIf(!hasPostgres)('several processes on one PostgreSQL', () => {
     const listener = await listenForWork(url, (topic) => heard.push(topic), () => {});
     heard.length = 0;
     await store.db.transaction().execute(async (tx) => {
-      await notifyWorkers(tx, 'postgres', 'orders');
+      await notifyWorkers(tx, 'orders');
       await new Promise((r) => setTimeout(r, 100));
       expect(heard).toEqual([]);
     });
@@ -42,7 +42,7 @@ describe.skipIf(!hasPostgres)('several processes on one PostgreSQL', () => {
     expect(heard).toEqual(['orders']);
     await expect(
       store.db.transaction().execute(async (tx) => {
-        await notifyWorkers(tx, 'postgres', 'events');
+        await notifyWorkers(tx, 'events');
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
@@ -55,10 +55,8 @@ describe.skipIf(!hasPostgres)('several processes on one PostgreSQL', () => {
 
   it('rate-limits a key across API processes and across routes (PostgreSQL store)', async () => {
     const a = await openTestContext('postgres', { TOPUP_RATE_LIMIT_PER_MINUTE: '4' });
-    const b = await openTestContext('postgres', { TOPUP_RATE_LIMIT_PER_MINUTE: '4' });
-    // b is a second API process on a's database.
-    await b.deps.store.close();
-    const shared = { ...b.deps, store: openStore(a.database.target) };
+    // A second API process on a's database.
+    const shared = await testDeps(a.database.target, { TOPUP_RATE_LIMIT_PER_MINUTE: '4' }, { clock: a.clock });
     const { buildApp } = await import('../../src/http/app.js');
     const appB = await buildApp(shared);
     const { key } = await a.account();
@@ -77,8 +75,6 @@ describe.skipIf(!hasPostgres)('several processes on one PostgreSQL', () => {
     await appB.close();
     await shared.store.close();
     await closeTestContext(a);
-    await b.app.close();
-    await b.database.drop();
   });
 
   it('rate-limits a key across API processes through Redis when REDIS_URL is set', async () => {
@@ -104,10 +100,8 @@ describe.skipIf(!hasPostgres)('several processes on one PostgreSQL', () => {
     const viaProxy = new URL(target);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
-    const ctx = await openTestContext('postgres', FAST_SIMULATOR);
-    await ctx.deps.store.close();
     const { buildApp } = await import('../../src/http/app.js');
-    const deps = { ...ctx.deps, store: openStore({ kind: 'postgres', url: viaProxy.toString() }) };
+    const deps = await testDeps({ kind: 'postgres', url: viaProxy.toString() }, FAST_SIMULATOR, { clock: direct.clock });
     const app = await buildApp(deps);
     const account = await direct.account({ credit: '100.00' });
     await addDeposit(direct.deps, { accountId: account.accountId, amount: '1.00' });
@@ -134,6 +128,5 @@ describe.skipIf(!hasPostgres)('several processes on one PostgreSQL', () => {
     await deps.store.close();
     await proxy.stop();
     await closeTestContext(direct);
-    await ctx.database.drop();
   });
 });

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migrate, openStore } from '../../src/store/database.js';
+import { openStore } from '../../src/store/database.js';
 import { databaseUrl, findPostgres, type PostgresServer } from './postgres-server.js';
 
 declare module 'vitest' {
@@ -32,7 +32,7 @@ export async function setup(project: TestProject): Promise<void> {
   await admin.connect();
   await admin.query(`create database ${template}`);
   const store = openStore({ kind: 'postgres', url: databaseUrl(server.adminUrl, template) });
-  await migrate(store);
+  await store.migrate();
   await store.close();
   await admin.end();
   process.stderr.write(`PostgreSQL suites run against ${server.how} (template ${template})\n`);

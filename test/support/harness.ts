@@ -8,15 +8,15 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { createAccount } from '../../src/app/accounts.js';
 import { createApiKey, KeyCache } from '../../src/app/api-keys.js';
-import type { Clock, Deps } from '../../src/app/deps.js';
+import type { Deps } from '../../src/app/deps.js';
 import { addDeposit } from '../../src/app/deposits.js';
 import { audit } from '../../src/app/audit.js';
-import { WorkSignal } from '../../src/app/work-signal.js';
-import { systemResolver, type HostResolver } from '../../src/app/host-resolver.js';
+import type { Clock, HostResolver } from '../../src/app/ports.js';
 import { loadConfig, type DatabaseTarget } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
-import { migrate, openStore } from '../../src/store/database.js';
+import { createDeps, type DepsOverrides } from '../../src/main.js';
 import type { Dialect } from '../../src/store/dialect.js';
+import { databaseEnv } from './cli.js';
 import { databaseUrl } from './postgres-server.js';
 
 export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
@@ -88,13 +88,18 @@ export interface TestContext {
 }
 
 
-export async function openTestContext(dialect: Dialect, env: Record<string, string> = {}, resolveHost: HostResolver = systemResolver): Promise<TestContext> {
+/**
+ * Dependencies on a test database, made by the production factory (`createDeps`, which also migrates):
+ * only the clock, the log and what the test overrides differ.
+ */
+export function testDeps(target: DatabaseTarget, env: Record<string, string>, overrides: DepsOverrides = {}): Promise<Deps> {
+  return createDeps(loadConfig({ TOPUP_ENV: 'staging', ...env, ...databaseEnv(target) }), { log: pino({ level: 'silent' }), ...overrides });
+}
+
+export async function openTestContext(dialect: Dialect, env: Record<string, string> = {}, resolveHost?: HostResolver): Promise<TestContext> {
   const database = await createTestDatabase(dialect);
-  const config = loadConfig({ TOPUP_ENV: 'staging', ...env });
-  const store = openStore(database.target);
-  await migrate(store);
   const clock = new FakeClock();
-  const deps: Deps = { config, store, clock, log: pino({ level: 'silent' }), signal: new WorkSignal(), resolveHost };
+  const deps = await testDeps(database.target, env, { clock, ...(resolveHost ? { resolveHost } : {}) });
   const keyCache = new KeyCache(clock);
   const app = await buildApp(deps, { keyCache });
   await app.ready();
@@ -107,8 +112,8 @@ export async function openTestContext(dialect: Dialect, env: Record<string, stri
     async account(options = {}) {
       const account = await createAccount(deps, { name: options.name ?? 'test', currency: options.currency ?? 'RON' });
       if (options.credit) await addDeposit(deps, { accountId: account.id, amount: options.credit });
-      const key = await createApiKey(deps, account.id);
-      return { accountId: account.id, key: key.key, keyId: key.id };
+      const { apiKey, key } = await createApiKey(deps, account.id);
+      return { accountId: account.id, key, keyId: apiKey.id };
     },
     call(key, options) {
       const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
@@ -131,7 +136,7 @@ export async function closeTestContext(ctx: TestContext): Promise<void> {
 export function useTestContext(
   dialect: Dialect,
   env: Record<string, string> = {},
-  resolveHost: HostResolver = systemResolver,
+  resolveHost?: HostResolver,
 ): { readonly ctx: TestContext } {
   const holder: { ctx: TestContext } = { ctx: undefined as unknown as TestContext };
   beforeAll(async () => {
@@ -163,13 +168,6 @@ export const FAST_SIMULATOR: Record<string, string> = {
 };
 
 /** Dependencies on a given database with the real clock, for tests that run the service as processes. */
-export function processDeps(target: DatabaseTarget, env: Record<string, string>): Deps {
-  return {
-    config: loadConfig(env),
-    store: openStore(target),
-    clock: { now: () => Date.now() },
-    log: pino({ level: 'silent' }),
-    signal: new WorkSignal(),
-    resolveHost: systemResolver,
-  };
+export function processDeps(target: DatabaseTarget, env: Record<string, string>): Promise<Deps> {
+  return testDeps(target, env, { clock: { now: () => Date.now() } });
 }

@@ -7,7 +7,7 @@ const millisecondsOf = (uuid: string) => parseInt(uuid.replace(/-/g, '').slice(0
 describe('ids', () => {
   it('gives orders version 7 UUIDs that begin with the time they were made', () => {
     const before = Date.now();
-    const ids = Array.from({ length: 10_000 }, () => newUuid());
+    const ids = Array.from({ length: 10_000 }, () => newUuid(Date.now()));
     const after = Date.now();
     for (const id of ids) {
       expect(id).toMatch(UUID_V7);
@@ -22,9 +22,15 @@ describe('ids', () => {
     for (let i = 0; i < 5; i++) {
       const now = Date.now();
       while (Date.now() === now); // the next millisecond
-      made.push(newUuid());
+      made.push(newUuid(Date.now()));
     }
     expect([...made].sort()).toEqual(made);
+  });
+
+  it('takes its time from the clock it is given, not from the system', () => {
+    const at = Date.parse('2030-01-02T03:04:05.678Z');
+    expect(millisecondsOf(newUuid(at))).toBe(at);
+    expect(newUuid(at)).toMatch(UUID_V7);
   });
 
   it('prefixes the other ids with what they name, followed by 26 base32 characters', () => {

@@ -1,17 +1,8 @@
 import type { Command } from 'commander';
 import { createAccount, listAccounts } from '../../app/accounts.js';
-import type { AccountRecord } from '../../store/accounts.repository.js';
-import { toJsonNumber } from '../../domain/money.js';
+import { presentAccount } from '../../contract/account.js';
 import { withDeps } from '../context.js';
 import { emit } from '../output.js';
-
-const view = (a: AccountRecord) => ({
-  id: a.id,
-  name: a.name,
-  currency: a.currency,
-  balance: toJsonNumber(a.balance),
-  created_at: new Date(a.createdAt).toISOString(),
-});
 
 export function accountsCommand(program: Command): void {
   const accounts = program.command('accounts').description('create and list customer accounts');
@@ -33,7 +24,7 @@ export function accountsCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean }) =>
       withDeps(async (deps) => {
-        const data = (await listAccounts(deps)).map(view);
+        const data = (await listAccounts(deps)).map(presentAccount);
         emit(!!opts.json, { data }, data.map((a) => `${a.id}  ${a.name}  ${a.balance} ${a.currency}`).join('\n') || '(no accounts)');
       }),
     );

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { createDemoAccount, curlExample } from '../../app/demo.js';
+import { createDemoAccount } from '../../app/demo.js';
+import { toJsonNumber } from '../../domain/money.js';
 import { withDeps } from '../context.js';
-import { emit } from '../output.js';
+import { curlExample, emit } from '../output.js';
 
 export function demoCommand(program: Command): void {
   program
@@ -13,7 +14,8 @@ export function demoCommand(program: Command): void {
         const demo = await createDemoAccount(deps);
         const base = `http://${deps.config.host}:${deps.config.port}`;
         const curl = curlExample(base, demo.key);
-        emit(!!opts.json, { ...demo, baseUrl: base, curl }, `demo account ${demo.accountId} with ${demo.balance} ${demo.currency}\nkey: ${demo.key}\ntry: ${curl}`);
+        const balance = toJsonNumber(demo.balance);
+        emit(!!opts.json, { ...demo, balance, baseUrl: base, curl }, `demo account ${demo.accountId} with ${balance} ${demo.currency}\nkey: ${demo.key}\ntry: ${curl}`);
       }),
     );
 }

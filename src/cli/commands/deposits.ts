@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { addDeposit } from '../../app/deposits.js';
+import { toJsonNumber } from '../../domain/money.js';
 import { withDeps } from '../context.js';
 import { emit } from '../output.js';
 
@@ -14,7 +15,8 @@ export function depositsCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (opts: { account: string; amount: string; reference?: string; json?: boolean }) =>
       withDeps(async (deps) => {
-        const result = await addDeposit(deps, { accountId: opts.account, amount: opts.amount, reference: opts.reference });
+        const { deposit, balance } = await addDeposit(deps, { accountId: opts.account, amount: opts.amount, reference: opts.reference });
+        const result = { id: deposit.id, amount: toJsonNumber(deposit.amount), currency: deposit.currency, balance: toJsonNumber(balance) };
         emit(!!opts.json, result, `deposit ${result.id}: ${result.amount} ${result.currency}; balance ${result.balance} ${result.currency}`);
       }),
     );

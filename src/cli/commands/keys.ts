@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../app/api-keys.js';
+import { presentApiKey } from '../../contract/api-keys.js';
 import { withDeps } from '../context.js';
 import { emit } from '../output.js';
 
@@ -12,7 +13,8 @@ export function keysCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (opts: { account: string; json?: boolean }) =>
       withDeps(async (deps) => {
-        const { id, key } = await createApiKey(deps, opts.account);
+        const { apiKey, key } = await createApiKey(deps, opts.account);
+        const id = apiKey.id;
         emit(!!opts.json, { id, key }, `key ${id}: ${key}\nstore it now: it is not shown again`);
       }),
     );
@@ -23,13 +25,7 @@ export function keysCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (opts: { account: string; json?: boolean }) =>
       withDeps(async (deps) => {
-        const data = (await listApiKeys(deps, opts.account)).map((k) => ({
-          id: k.id,
-          prefix: k.displayPrefix,
-          environment: k.environment,
-          created_at: new Date(k.createdAt).toISOString(),
-          revoked: k.revokedAt !== null,
-        }));
+        const data = (await listApiKeys(deps, opts.account)).map(presentApiKey);
         emit(!!opts.json, { data }, data.map((k) => `${k.id}  ${k.prefix}…  ${k.revoked ? 'revoked' : 'active'}`).join('\n') || '(no keys)');
       }),
     );
@@ -40,8 +36,8 @@ export function keysCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (keyId: string, opts: { json?: boolean }) =>
       withDeps(async (deps) => {
-        const result = await revokeApiKey(deps, keyId);
-        emit(!!opts.json, result, `revoked ${keyId}`);
+        await revokeApiKey(deps, keyId);
+        emit(!!opts.json, { id: keyId, revoked: true }, `revoked ${keyId}`);
       }),
     );
 }

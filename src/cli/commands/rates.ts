@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { fetchRate, setRate } from '../../app/rates.js';
+import { presentRate } from '../../contract/rates.js';
 import { withDeps } from '../context.js';
 import { emit } from '../output.js';
 
@@ -12,7 +13,7 @@ export function ratesCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (opts: { eurRon: string; json?: boolean }) =>
       withDeps(async (deps) => {
-        const rate = await setRate(deps, opts.eurRon);
+        const rate = presentRate(await setRate(deps, opts.eurRon));
         emit(!!opts.json, rate, `EUR/RON ${rate.eurRon} stored (${rate.source})`);
       }),
     );
@@ -22,7 +23,7 @@ export function ratesCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean }) =>
       withDeps(async (deps) => {
-        const rate = await fetchRate(deps);
+        const rate = presentRate(await fetchRate(deps));
         emit(!!opts.json, rate, `EUR/RON ${rate.eurRon} of ${rate.rateDate} stored (${rate.source})`);
       }),
     );

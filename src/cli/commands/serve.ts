@@ -1,10 +1,12 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { curlExample, ensureDemoAccount } from '../../app/demo.js';
+import { ensureDemoAccount } from '../../app/demo.js';
+import { toJsonNumber } from '../../domain/money.js';
 import { loadConfig } from '../../config.js';
 import { createDeps } from '../../main.js';
 import { startServer } from '../../server.js';
 import { startWorkers } from '../../workers.js';
 import { collectGarbageSooner } from '../heap.js';
+import { curlExample } from '../output.js';
 import { onShutdown } from '../shutdown.js';
 
 const portNumber = (value: string): number => {
@@ -33,7 +35,7 @@ export function serveCommand(program: Command): void {
       deps.log.info({ url: server.url, environment: config.environment, database: config.database.kind }, 'listening');
       if (demo && 'created' in demo) {
         process.stdout.write(
-          `\nDemo account ${demo.created.accountId} with ${demo.created.balance} ${demo.created.currency} of test credit.\n` +
+          `\nDemo account ${demo.created.accountId} with ${toJsonNumber(demo.created.balance)} ${demo.created.currency} of test credit.\n` +
             `API key (shown once): ${demo.created.key}\nTry:\n  ${curlExample(server.url, demo.created.key)}\n\n`,
         );
       } else if (demo && 'existing' in demo) {

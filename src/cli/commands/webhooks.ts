@@ -1,12 +1,13 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { addWebhook, enableWebhook, listDeliveries, listWebhooks, redeliver } from '../../app/webhooks.js';
-import type { EventStatus } from '../../store/webhooks.repository.js';
+import { presentDelivery, presentWebhookEndpoint } from '../../contract/webhooks.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhook-event.js';
 import { withDeps } from '../context.js';
 import { emit } from '../output.js';
 
-const deliveryStatus = (value: string): EventStatus => {
-  if (value !== 'pending' && value !== 'delivered' && value !== 'failed') throw new InvalidArgumentError('pending, delivered or failed');
-  return value;
+const deliveryStatus = (value: string): DeliveryStatus => {
+  if (!(DELIVERY_STATUSES as readonly string[]).includes(value)) throw new InvalidArgumentError('pending, delivered or failed');
+  return value as DeliveryStatus;
 };
 
 export function webhooksCommand(program: Command): void {
@@ -32,7 +33,7 @@ export function webhooksCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (opts: { account: string; json?: boolean }) =>
       withDeps(async (deps) => {
-        const data = await listWebhooks(deps, opts.account);
+        const data = (await listWebhooks(deps, opts.account)).map(presentWebhookEndpoint);
         emit(!!opts.json, { data }, data.map((w) => `${w.name}  ${w.url}  ${w.enabled ? 'enabled' : `disabled (${w.disabled_reason})`}`).join('\n') || '(no webhooks)');
       }),
     );
@@ -44,8 +45,8 @@ export function webhooksCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (opts: { account: string; name: string; json?: boolean }) =>
       withDeps(async (deps) => {
-        const result = await enableWebhook(deps, opts.account, opts.name);
-        emit(!!opts.json, result, `webhook ${opts.name} enabled`);
+        await enableWebhook(deps, opts.account, opts.name);
+        emit(!!opts.json, { name: opts.name, enabled: true }, `webhook ${opts.name} enabled`);
       }),
     );
   webhooks
@@ -54,9 +55,9 @@ export function webhooksCommand(program: Command): void {
     .requiredOption('--account <id>', 'account id')
     .option('--status <status>', 'pending, delivered or failed', deliveryStatus)
     .option('--json', 'print one JSON object')
-    .action(async (opts: { account: string; status?: EventStatus; json?: boolean }) =>
+    .action(async (opts: { account: string; status?: DeliveryStatus; json?: boolean }) =>
       withDeps(async (deps) => {
-        const data = await listDeliveries(deps, opts.account, { status: opts.status });
+        const data = (await listDeliveries(deps, opts.account, { status: opts.status })).map((d) => presentDelivery(d.event, d.attempts));
         emit(!!opts.json, { data }, data.map((d) => `${d.id}  ${d.type}  ${d.status}  ${d.attempts.length} attempt(s)`).join('\n') || '(no deliveries)');
       }),
     );
@@ -67,8 +68,8 @@ export function webhooksCommand(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (id: string, opts: { json?: boolean }) =>
       withDeps(async (deps) => {
-        const result = await redeliver(deps, id);
-        emit(!!opts.json, result, `delivery ${id} queued`);
+        await redeliver(deps, id);
+        emit(!!opts.json, { id, status: 'pending' }, `delivery ${id} queued`);
       }),
     );
 }

@@ -3,9 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Registry } from 'prom-client';
 import type { Deps } from '../../app/deps.js';
 import { isReady } from '../../app/health.js';
-import type { ErrorCode } from '../../domain/errors.js';
 import { sendProblem } from '../error-handler.js';
-import { PROBLEMS, problemType } from '../problem.js';
+import { PROBLEMS, problemType, type ProblemCode } from '../problem.js';
 
 const Status = Type.Object({ status: Type.String() });
 const open = { security: [], tags: ['operations'] };
@@ -42,7 +41,7 @@ export const operationsRoutes =
         },
       },
       async (request, reply) => {
-        const code = request.params.code as ErrorCode;
+        const code = request.params.code as ProblemCode;
         const problem = Object.hasOwn(PROBLEMS, code) ? PROBLEMS[code] : undefined;
         if (!problem) return sendProblem(request, reply, 'not_found', `No error code ${request.params.code}.`);
         return { type: problemType(code), code, status: problem.status, title: problem.title };

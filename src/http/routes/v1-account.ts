@@ -1,40 +1,10 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { accountBalance, accountSummary } from '../../app/accounts.js';
+import { requireAccount } from '../../app/accounts.js';
 import type { Deps } from '../../app/deps.js';
 import { listDeposits } from '../../app/deposits.js';
+import { AccountSummarySchema, BalanceSchema, DepositRecordSchema, presentAccountSummary, presentBalance, presentDeposit } from '../../contract/account.js';
+import { envelope, envelopeOf, PageQuerySchema, problemResponses } from '../../contract/common.js';
 import { principalOf } from '../auth.js';
-import { envelopeOf, PageQuerySchema, problemResponses, Timestamp } from '../schemas/common.js';
-
-const Currency = Type.Union([Type.Literal('RON'), Type.Literal('EUR')]);
-
-const Summary = Type.Object({
-  currency: Currency,
-  totalDeposits: Type.Number(),
-  totalConsumed: Type.Number(),
-  creditRemaining: Type.Number(),
-  orderSummary: Type.Object({
-    recharges: Type.Object({
-      count: Type.Integer(),
-      totalAmountNet: Type.Number(),
-      totalAmountGross: Type.Number(),
-      totalFastRechargeFeeNet: Type.Number(),
-      totalFastRechargeFeeGross: Type.Number(),
-      totalVat: Type.Number(),
-      totalDeducted: Type.Number(),
-    }),
-  }),
-});
-
-const Balance = Type.Object({ balance: Type.Number(), currency: Currency });
-
-const Deposit = Type.Object({
-  id: Type.String(),
-  amount: Type.Number(),
-  currency: Currency,
-  reference: Type.Union([Type.String(), Type.Null()]),
-  created_at: Timestamp,
-});
 
 export const accountRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -42,13 +12,13 @@ export const accountRoutes =
     const tags = ['account'];
     app.get(
       '/v1/account',
-      { schema: { summary: 'Financial summary of the account', tags, response: { 200: Summary, ...problemResponses } } },
-      async (request) => accountSummary(deps, principalOf(request).accountId),
+      { schema: { summary: 'Financial summary of the account', tags, response: { 200: AccountSummarySchema, ...problemResponses } } },
+      async (request) => presentAccountSummary(await requireAccount(deps, principalOf(request).accountId)),
     );
     app.get(
       '/v1/account/balance',
-      { schema: { summary: 'Remaining credit', tags, response: { 200: Balance, ...problemResponses } } },
-      async (request) => accountBalance(deps, principalOf(request).accountId),
+      { schema: { summary: 'Remaining credit', tags, response: { 200: BalanceSchema, ...problemResponses } } },
+      async (request) => presentBalance(await requireAccount(deps, principalOf(request).accountId)),
     );
     app.get(
       '/v1/account/deposits',
@@ -57,9 +27,12 @@ export const accountRoutes =
           summary: 'Deposits, most recent first',
           tags,
           querystring: PageQuerySchema,
-          response: { 200: envelopeOf(Deposit), ...problemResponses },
+          response: { 200: envelopeOf(DepositRecordSchema), ...problemResponses },
         },
       },
-      async (request) => listDeposits(deps, principalOf(request).accountId, request.query),
+      async (request) => {
+        const { deposits, page } = await listDeposits(deps, principalOf(request).accountId, request.query);
+        return envelope(deposits.map(presentDeposit), page);
+      },
     );
   };

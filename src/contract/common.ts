@@ -1,5 +1,10 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { DEFAULT_PAGE, MAX_PAGE, MAX_PAGE_LIMIT } from '../../domain/pagination.js';
+import { CURRENCIES } from '../domain/currency.js';
+import { OPERATORS } from '../domain/operators.js';
+import { DEFAULT_PAGE, MAX_PAGE, MAX_PAGE_LIMIT, type PageInfo } from '../domain/pagination.js';
+
+// Shapes every part of the contract shares. Framework-free TypeBox: the same schemas validate requests
+// (http/), make the OpenAPI document, and give the use cases and presenters their types (Static<>).
 
 export const FieldProblemSchema = Type.Object({
   arrayPosition: Type.Optional(Type.Integer()),
@@ -23,6 +28,12 @@ export const ProblemSchema = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );
 
+/** Every `/v1` response may be an error; the OpenAPI document says so once per route. */
+export const problemResponses = {
+  '4xx': Type.Ref('Problem'),
+  '5xx': Type.Ref('Problem'),
+};
+
 export const PageQuerySchema = Type.Object(
   {
     // Bounded so that (page − 1) × limit stays a plain 32-bit offset on every database.
@@ -41,13 +52,22 @@ export const PaginationSchema = Type.Object({
 
 export const envelopeOf = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), pagination: PaginationSchema });
 
+/** The paginated envelope of the interface document: `{data, pagination}`. */
+export const envelope = <T>(data: T[], page: PageInfo) => ({
+  data,
+  pagination: { page: page.page, limit: page.limit, total: page.total, total_pages: page.total_pages },
+});
+
 /** Money and rates as exact decimal text ("5.00", "4.9773"). */
 export const DecimalText = (description?: string) => Type.String({ pattern: '^-?\\d+\\.\\d+$', ...(description ? { description } : {}) });
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 
-/** Every `/v1` response may be an error; the OpenAPI document says so once per route. */
-export const problemResponses = {
-  '4xx': Type.Ref('Problem'),
-  '5xx': Type.Ref('Problem'),
-};
+export const CurrencySchema = Type.Union(CURRENCIES.map((c) => Type.Literal(c)));
+
+export const OperatorSchema = Type.Union(OPERATORS.map((o) => Type.Literal(o)));
+
+/** Epoch milliseconds as the contract writes instants: ISO 8601 UTC with milliseconds. */
+export const isoTime = (ms: number): string => new Date(ms).toISOString();
+
+export const isoTimeOrNull = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));

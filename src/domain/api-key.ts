@@ -1,0 +1,33 @@
+import type { Currency } from './currency.js';
+import type { Environment } from './environment.js';
+
+/** An API key as stored: never the key itself, only its digest and a prefix safe to show. */
+export interface ApiKey {
+  readonly id: string;
+  readonly accountId: string;
+  readonly environment: Environment;
+  /** The first characters of the key, so a person can tell keys apart. */
+  readonly displayPrefix: string;
+  /** Hex SHA-256 of the whole key. */
+  readonly digest: string;
+  readonly createdAt: number;
+  readonly revokedAt: number | null;
+}
+
+/** A key found by its digest, with what authenticating needs of its account. */
+export interface KeyOwner {
+  readonly keyId: string;
+  readonly accountId: string;
+  readonly currency: Currency;
+  readonly environment: Environment;
+  readonly digest: string;
+  readonly revoked: boolean;
+}
+
+/** Who is calling: the key that authenticated the request and the account it acts for. */
+export interface Principal {
+  readonly keyId: string;
+  readonly accountId: string;
+  readonly currency: Currency;
+  readonly environment: Environment;
+}
