@@ -13,3 +13,14 @@ export function isStorageUnavailable(error: unknown): boolean {
   const code = String((error as { code?: unknown }).code ?? '');
   return NETWORK.has(code) || POSTGRES.test(code) || SQLITE.has(code) || MESSAGES.test(error.message);
 }
+
+/**
+ * A unit of work waited for another one: `transact` or `write` called from inside a `transact` unit.
+ * A programming error, refused at run time instead of deadlocking.
+ */
+export class NestedUnitOfWorkError extends Error {
+  override name = 'NestedUnitOfWorkError';
+  constructor() {
+    super("a unit of work waited for another unit (transact or write called inside transact): units never nest; use the unit's tx");
+  }
+}

@@ -1,4 +1,5 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { NestedUnitOfWorkError } from '../../src/store/errors.js';
 import { describeEachDialect, useTestContext } from '../support/harness.js';
 
 describeEachDialect('concurrent transactions (group commit on SQLite)', (dialect) => {
@@ -56,5 +57,29 @@ describeEachDialect('concurrent transactions (group commit on SQLite)', (dialect
     await Promise.all(units);
     expect(events).toHaveLength(5);
     expect(events.indexOf('other work')).toBeLessThan(events.indexOf('unit 3'));
+  });
+});
+
+// SQLite is where a nested unit would deadlock (it waits for the commit of the batch it is part of), so
+// that is where it is refused; every code path runs on SQLite in this suite, so no nesting slips through.
+describe('a unit of work never nests [sqlite]', () => {
+  const t = useTestContext('sqlite');
+  const remember = (accountId: string, msisdn: string) => ({ account_id: accountId, msisdn, operator: 'orange', checked_at: 1 }) as const;
+
+  it.each(['write', 'transact'] as const)('refuses %s inside a transact unit, and the outer unit fails alone', async (inner) => {
+    const { accountId } = await t.ctx.account();
+    const { store } = t.ctx.deps;
+    const nested = store.transact(async (tx) => {
+      await tx.insertInto('number_checks').values(remember(accountId, '40744030001')).execute();
+      const work = (db: typeof tx | typeof store.db) => db.insertInto('number_checks').values(remember(accountId, '40744030002')).execute();
+      await (inner === 'write' ? store.write(work) : store.transact(work));
+    });
+    // A concurrent unit of another caller, queued meanwhile, is not refused.
+    const concurrent = store.transact((tx) => tx.insertInto('number_checks').values(remember(accountId, '40744030003')).execute());
+    await expect(nested).rejects.toBeInstanceOf(NestedUnitOfWorkError);
+    await expect(concurrent).resolves.toBeDefined();
+    const stored = await store.db.selectFrom('number_checks').select('msisdn').where('msisdn', 'like', '4074403%').orderBy('msisdn').execute();
+    expect(stored.map((r) => r.msisdn)).toEqual(['40744030003']);
+    await store.db.deleteFrom('number_checks').where('msisdn', 'like', '4074403%').execute();
   });
 });
