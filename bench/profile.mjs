@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench:profile [-- recharge|recharge100|check|account|listing|drain]: runs one scenario against a process
-// started with --cpu-prof and prints where its CPU time went (the evidence behind README "Performance").
+// started with --cpu-prof and prints where its CPU time went (the evidence behind docs/PERFORMANCE.md).
 // The HTTP scenarios load a server with 50 connections for 5 s; `drain` places 20,000 orders through the
 // API, then profiles a worker settling them with the simulator at 0 ms. A fresh SQLite file by default;
 // set DATABASE_URL to an empty PostgreSQL database to profile that instead.

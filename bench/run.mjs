@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench [-- --quick]: measures the service against a bare node:http baseline on this machine.
-// Prints one table and writes the results as JSON to .bench/. See README "Performance".
+// Prints one table and writes the results as JSON to .bench/. See docs/PERFORMANCE.md.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';

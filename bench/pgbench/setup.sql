@@ -1,4 +1,4 @@
--- The PostgreSQL ceiling for one account, measured without Node (README "Performance"):
+-- The PostgreSQL ceiling for one account, measured without Node (docs/PERFORMANCE.md):
 --   createdb pgb && psql -d pgb -f bench/pgbench/setup.sql
 --   pgbench -n -c 10 -j 2 -T 8 -f bench/pgbench/hot-row.sql pgb
 --   pgbench -n -c 10 -j 2 -T 8 -f bench/pgbench/placement.sql pgb

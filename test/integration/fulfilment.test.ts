@@ -3,8 +3,8 @@ import { claimOrders, recordVerdict } from '../../src/app/fulfil-orders.js';
 import { MAX_OPERATOR_ATTEMPTS, OPERATOR_RETRY_DELAYS_MS } from '../../src/domain/retry-schedule.js';
 import { createConnector } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
-import { findOrderById } from '../../src/store/orders.repository.js';
 import { simulatedTopupCounts } from '../../src/store/simulator.repository.js';
+import { apiBalance as balance, drain, expectLedgerMatchesBalance as ledgerMatchesBalance, storedOrder as order } from '../support/books.js';
 import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext, type TestContext } from '../support/harness.js';
 
 async function place(ctx: TestContext, numbers: string[], options: { credit?: string; fast?: boolean } = {}) {
@@ -19,22 +19,6 @@ async function place(ctx: TestContext, numbers: string[], options: { credit?: st
   return { ...account, ids };
 }
 
-const order = (ctx: TestContext, id: string) => findOrderById(ctx.deps.store.db, id);
-const balance = async (ctx: TestContext, key: string) => (await ctx.call(key, { method: 'GET', url: '/v1/account/balance' })).json().balance;
-
-/** Runs workers until no order is due now; returns how many were claimed in all. */
-async function drain(worker: { runOnce(): Promise<number> }) {
-  let total = 0;
-  for (let n = await worker.runOnce(); n > 0; n = await worker.runOnce()) total += n;
-  return total;
-}
-
-async function ledgerMatchesBalance(ctx: TestContext, accountId: string) {
-  const db = ctx.deps.store.db;
-  const entries = await db.selectFrom('ledger_entries').select('amount').where('account_id', '=', accountId).execute();
-  const account = await db.selectFrom('accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
-  expect(entries.reduce((sum, e) => sum + BigInt(e.amount), 0n)).toBe(BigInt(account.balance));
-}
 
 describeEachDialect('fulfilment with the staging simulator', (dialect) => {
   const t = useTestContext(dialect, FAST_SIMULATOR);

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { findOrderById } from '../../src/store/orders.repository.js';
+import { storedOrder } from '../support/books.js';
 import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext } from '../support/harness.js';
 
 const DOC = '2b1d5f8e-3c4a-4e7b-9f1a-0d2c3b4a5e6f';
@@ -47,7 +47,7 @@ describeEachDialect('POST /v1/recharge', (dialect) => {
       ],
     });
     expect((await t.ctx.call(key, { method: 'GET', url: '/v1/account/balance' })).json()).toEqual({ balance: 3.64, currency: 'RON' });
-    const order = await findOrderById(t.ctx.deps.store.db, body.orderSummary[0].rechargeId);
+    const order = await storedOrder(t.ctx, body.orderSummary[0].rechargeId);
     expect(order).toMatchObject({ accountId, status: 'PENDING', documentId: DOC, eurRon: 49_773n, vat: 21n, deduction: 3313n });
     expect(JSON.parse(order!.passthrough!)).toEqual({ document_id: DOC, invoice: 'F-1' });
     const summary = (await t.ctx.call(key, { method: 'GET', url: '/v1/account' })).json();

@@ -1,15 +1,11 @@
 import { expect, it } from 'vitest';
 import { IDEMPOTENCY_TTL_MS } from '../../src/app/idempotency.js';
 import { insertRunningKey } from '../../src/store/idempotency.repository.js';
-import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext, type TestContext } from '../support/harness.js';
+import { apiBalance as balanceOf, orderCount } from '../support/books.js';
+import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext } from '../support/harness.js';
 
 const order = (amount = 5) => ({ recharges: [{ phone_number: '0744200001', amount }], passthrough: { a: 1, b: [1, 2] } });
 
-async function orderCount(ctx: TestContext, accountId: string) {
-  return (await ctx.deps.store.db.selectFrom('orders').select('id').where('account_id', '=', accountId).execute()).length;
-}
-
-const balanceOf = async (ctx: TestContext, key: string) => (await ctx.call(key, { method: 'GET', url: '/v1/account/balance' })).json().balance;
 
 describeEachDialect('Idempotency-Key on POST /v1/recharge', (dialect) => {
   const t = useTestContext(dialect, FAST_SIMULATOR);

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { PROBLEMS } from '../../src/http/problem.js';
-import { checkNumbers, describeEachDialect, useTestContext, type TestContext } from '../support/harness.js';
+import { orderCount } from '../support/books.js';
+import { checkNumbers, describeEachDialect, useTestContext } from '../support/harness.js';
 
 /** Cases per endpoint: 1,000 in CI; FUZZ_RUNS=20000 npm test for a long run. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
@@ -53,10 +54,6 @@ async function answersCleanly(response: { statusCode: number; headers: Record<st
     expect(CODES.has(problem.code), problem.code).toBe(true);
     expect(problem).toMatchObject({ status: response.statusCode, success: false, message: problem.detail });
   }
-}
-
-async function orderCount(ctx: TestContext): Promise<number> {
-  return Number((await ctx.deps.store.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 }
 
 describeEachDialect('fuzzing every endpoint', (dialect) => {

@@ -5,6 +5,7 @@ import { priceEntry } from '../../src/domain/pricing.js';
 import { MAX_OPERATOR_ATTEMPTS, OPERATOR_RETRY_DELAYS_MS } from '../../src/domain/retry-schedule.js';
 import { createConnector } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
+import { apiBalance } from '../support/books.js';
 import { closeTestContext, describeEachDialect, openTestContext, recharge, type TestContext } from '../support/harness.js';
 
 /** A plain model of one account: its balance, the numbers it checked, its orders and its idempotency keys. */
@@ -38,7 +39,7 @@ const price = (amount: number, fast: boolean) =>
 const bounds = (n: string) => (n.startsWith('0744') ? [1, 200] : [5, 100]);
 
 async function balanceOf(r: Real) {
-  return BigInt(Math.round((await r.ctx.call(r.key, { method: 'GET', url: '/v1/account/balance' })).json().balance * 100));
+  return BigInt(Math.round((await apiBalance(r.ctx, r.key)) * 100));
 }
 
 async function compare(m: Model, r: Real) {

@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { cruise, type ICruiseResult, type IConfiguration } from 'dependency-cruiser';
+import { describe, expect, it } from 'vitest';
+
+// The shape of the code, read from the code: the dependency rule (.dependency-cruiser.cjs) and the limits
+// docs/ARCHITECTURE.md promises. A change that breaks one fails here, whatever else it does.
+
+const root = process.cwd();
+const config = createRequire(import.meta.url)(join(root, '.dependency-cruiser.cjs')) as IConfiguration;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [relative(root, path)];
+  });
+}
+
+const sources = filesUnder(join(root, 'src')).filter((f) => f.endsWith('.ts'));
+const lines = (path: string) => readFileSync(join(root, path), 'utf8').split('\n').length;
+
+describe('architecture', () => {
+  it('keeps the dependency rule: every import points inwards', async () => {
+    const { output } = await cruise(['src'], { ...config.options, validate: true, ruleSet: { forbidden: config.forbidden } });
+    const result = output as ICruiseResult;
+    const violations = result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+    expect(violations).toEqual([]);
+    // The rules saw the code: every source file was cruised, and every import of ours resolved.
+    const cruised = new Set(result.modules.map((m) => m.source));
+    expect(sources.filter((f) => !cruised.has(f))).toEqual([]);
+    const unresolved = result.modules.flatMap((m) => m.dependencies.filter((d) => d.couldNotResolve).map((d) => `${m.source} → ${d.module}`));
+    expect(unresolved).toEqual([]);
+  }, 60_000);
+
+  it('keeps the database dialect inside store/', () => {
+    const leaks = sources.filter((f) => !f.startsWith('src/store/') && /dialect/i.test(readFileSync(join(root, f), 'utf8')));
+    expect(leaks).toEqual([]);
+  });
+
+  it('keeps every source file under 400 lines', () => {
+    expect(sources.filter((f) => lines(f) > 400)).toEqual([]);
+  });
+
+  it('keeps the README a front door (at most 300 lines) and describes every layer in docs/ARCHITECTURE.md', () => {
+    expect(lines('README.md')).toBeLessThanOrEqual(300);
+    const architecture = readFileSync(join(root, 'docs/ARCHITECTURE.md'), 'utf8');
+    const layers = readdirSync(join(root, 'src')).filter((name) => statSync(join(root, 'src', name)).isDirectory());
+    expect(layers.filter((layer) => !architecture.includes(`${layer}/`))).toEqual([]);
+    for (const rule of config.forbidden ?? []) expect(architecture, `rule ${rule.name}`).toContain(rule.name!);
+  });
+});
