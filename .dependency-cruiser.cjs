@@ -95,8 +95,8 @@ module.exports = {
       name: 'transports-do-not-import-each-other',
       comment: 'fulfilment/, webhooks/, http/, cli/ and adapters/ meet only in the composition root.',
       severity: 'error',
-      from: { path: '^src/(fulfilment|webhooks|adapters)/' },
-      to: { path: ['^src/(http|cli)/', `^${ROOT}`] },
+      from: { path: `^${OUTER}` },
+      to: { path: `^${OUTER}`, pathNot: '^src/$1/' },
     },
     {
       name: 'only-the-cli-starts-the-composition-root',

@@ -22,7 +22,14 @@ export interface DepsOverrides {
  * The composition root: every real dependency is chosen here, once, for the server, the workers, the
  * command line, the benchmark and the tests alike.
  */
-export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps & { migrated: string[] }> {
+export interface Service extends Deps {
+  /** The migrations this start applied. */
+  readonly migrated: string[];
+  /** Closes the store (and with it every connection). */
+  close(): Promise<void>;
+}
+
+export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Service> {
   const log = overrides.log ?? createLogger(config.logLevel);
   const store = openStore(config.database, { poolSize: config.dbPoolSize, statementTimeoutMs: config.dbStatementTimeoutMs });
   try {
@@ -39,6 +46,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       readFeed: overrides.readFeed ?? httpFeedReader,
       renderEvent: webhookEventBody,
       migrated,
+      close: () => store.close(),
     };
   } catch (error) {
     await store.close();

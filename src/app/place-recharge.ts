@@ -1,11 +1,10 @@
 import type { RechargeRequest } from '../contract/recharge.js';
 import type { Principal } from '../domain/api-key.js';
-import type { Currency } from '../domain/currency.js';
 import { AppError, type FieldProblem } from '../domain/errors.js';
 import { formatDecimal } from '../domain/money.js';
 import { decideEligibility } from '../domain/number-eligibility.js';
 import { isOperator } from '../domain/operators.js';
-import { totalsOf, type Order } from '../domain/order.js';
+import { totalsOf, type Order, type Placement } from '../domain/order.js';
 import { passthroughText } from '../domain/passthrough.js';
 import { parseRomanianMobile } from '../domain/phone-number.js';
 import { priceEntry } from '../domain/pricing.js';
@@ -22,12 +21,6 @@ import { idempotent, type IdempotencyOptions, type IdempotentOutcome } from './i
 import { newUuid } from './ids.js';
 import { currentRate } from './rates.js';
 import { resolveWebhookName } from './webhook-choice.js';
-
-/** What a placement did: the orders it placed, all PENDING, paid for in the account's currency. */
-export interface Placement {
-  readonly currency: Currency;
-  readonly orders: readonly Order[];
-}
 
 /** Judges every entry against the numbers' current operators and this account's number checks. */
 async function acceptEntries(deps: Deps, tx: Tx, principal: Principal, request: RechargeRequest, now: number): Promise<AcceptedEntry[]> {

@@ -1,4 +1,4 @@
-import { findSimulatedTopup, recordSimulatedRequest, type SimulatedTopup } from '../store/simulator.repository.js';
+import { findSimulatedTopup, recordSimulatedRequest, resolveSimulatedTopup, type SimulatedTopup } from '../store/simulator.repository.js';
 import type { Deps } from './deps.js';
 
 export type { SimulatedTopup };
@@ -19,7 +19,8 @@ export interface SimulatedRequest {
 export interface SimulatorBooks {
   /**
    * In one transaction: reads what was done before for this rechargeId, lets `decide` choose this
-   * request's outcome from it, and records the request with that outcome.
+   * request's outcome from it, and records the request (a first one with its outcome; a later one is
+   * counted, and moves an outcome that was not final on to the new one).
    */
   perform(request: SimulatedRequest, decide: (earlier: SimulatedTopup | undefined) => string): Promise<SimulatedTopup>;
   find(rechargeId: string): Promise<SimulatedTopup | undefined>;
@@ -29,8 +30,11 @@ export function simulatorBooks(deps: Deps): SimulatorBooks {
   return {
     perform: (request, decide) =>
       deps.store.transact(async (tx) => {
-        const outcome = decide(await findSimulatedTopup(tx, request.rechargeId));
-        return recordSimulatedRequest(tx, { ...request, outcome, at: deps.clock.now() });
+        const earlier = await findSimulatedTopup(tx, request.rechargeId);
+        const outcome = decide(earlier);
+        const done = await recordSimulatedRequest(tx, { ...request, outcome, at: deps.clock.now() });
+        if (earlier && earlier.outcome !== outcome) await resolveSimulatedTopup(tx, request.rechargeId, outcome);
+        return { ...done, outcome };
       }),
     find: (rechargeId) => findSimulatedTopup(deps.store.db, rechargeId),
   };

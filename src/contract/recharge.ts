@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Currency } from '../domain/currency.js';
 import { formatDecimal } from '../domain/money.js';
-import { totalsOf, type Order } from '../domain/order.js';
+import { totalsOf, type Order, type Placement } from '../domain/order.js';
 import { WEBHOOK_NAME } from '../domain/webhook-endpoint.js';
 import { CurrencySchema, DecimalText as Decimal, OperatorSchema } from './common.js';
 
@@ -65,6 +64,7 @@ export type RechargePlaced = Static<typeof RechargePlacedSchema>;
 
 /** One entry of the recharge answer's orderSummary (interface document 2.2). */
 function presentSummaryEntry(o: Order): OrderSummaryEntry {
+  if (o.status !== 'PENDING') throw new Error(`order ${o.id} is ${o.status}: only a placement's own orders are presented here`);
   return {
     arrayPosition: o.arrayPosition,
     amount: formatDecimal(o.amount),
@@ -79,12 +79,12 @@ function presentSummaryEntry(o: Order): OrderSummaryEntry {
     rechargeId: o.id,
     vatRateApplied: formatDecimal(o.vat, 2),
     deduction: formatDecimal(o.deduction),
-    status: 'PENDING',
+    status: o.status,
   };
 }
 
 /** The 201 answer of a placement: the orders just placed, all PENDING. */
-export function presentRechargePlaced(placement: { readonly currency: Currency; readonly orders: readonly Order[] }): RechargePlaced {
+export function presentRechargePlaced(placement: Placement): RechargePlaced {
   const { orders } = placement;
   return {
     success: true,

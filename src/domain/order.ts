@@ -60,6 +60,12 @@ export type OrderListEntry = Pick<
   'id' | 'msisdn' | 'operator' | 'amount' | 'status' | 'fast' | 'createdAt' | 'updatedAt' | 'failureReason' | 'passthrough'
 >;
 
+/** What a placement did: the orders it placed, all PENDING, paid for in the account's currency. */
+export interface Placement {
+  readonly currency: Currency;
+  readonly orders: readonly Order[];
+}
+
 /** Sums over a batch of orders, as the account's totals keep them. */
 export interface OrderTotals {
   readonly count: bigint;

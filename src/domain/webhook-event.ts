@@ -10,7 +10,7 @@ export interface WebhookEvent {
   readonly accountId: string;
   readonly endpointId: string;
   readonly orderId: string;
-  readonly type: string;
+  readonly type: OrderEventType;
   /** The exact body sent on every attempt. */
   readonly payload: string;
   readonly status: DeliveryStatus;

@@ -1,3 +1,4 @@
+import type { OperatorVerdict } from '../app/fulfil-orders.js';
 import type { Operator } from '../domain/operators.js';
 
 export interface TopUpRequest {
@@ -10,10 +11,8 @@ export interface TopUpRequest {
   readonly fast: boolean;
 }
 
-export type OperatorAnswer =
-  | { readonly kind: 'success'; readonly reference: string }
-  | { readonly kind: 'failed'; readonly reason: string }
-  | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number };
+/** An operator's answer is exactly what the fulfilment use case records. */
+export type OperatorAnswer = OperatorVerdict;
 
 /** One way of talking to operators. Real connectors and the staging simulator share this shape. */
 export interface OperatorConnector {

@@ -4,8 +4,8 @@ import { countRequest } from '../app/rate-limit.js';
 
 /**
  * Stores for @fastify/rate-limit that count per API key across all routes (the plugin's own stores
- * count per route): the service's store (which shares its counters with every process using it), or
- * Redis when REDIS_URL is set.
+ * count per route): the service's store (memory on SQLite, which serves one process; a table every
+ * process shares on PostgreSQL), or Redis when REDIS_URL is set.
  */
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 

@@ -1,6 +1,5 @@
 import { CompiledQuery } from 'kysely';
 import type { Db, Tx } from './database.js';
-import { NestedUnitOfWorkError } from './errors.js';
 
 type Job = {
   readonly work: (tx: Tx) => Promise<unknown>;
@@ -35,46 +34,13 @@ const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
 export class GroupCommitter {
   private readonly queue: Job[] = [];
   private flushing = false;
-  /** The number of the unit running now, if one is. */
-  private running: number | undefined;
-  private unitsRun = 0;
-  /** Units queued while unit `during` ran: nested in it, if it is still waiting once the microtasks ran out. */
-  private suspects: { during: number; jobs: Job[] } | undefined;
 
   constructor(private readonly db: Db) {}
 
   transact<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const job: Job = { work, resolve: resolve as (value: unknown) => void, reject };
-      this.queue.push(job);
-      if (this.running !== undefined) this.suspect(job, this.running);
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.flushing) void this.flush();
-    });
-  }
-
-  /**
-   * A unit's statements run synchronously (better-sqlite3), so a unit settles within the microtasks of
-   * the turn it runs in. One still waiting at the next turn waits for something else; if units were
-   * queued while it ran, it waits for them, and they wait for its commit: a nested unit. Those are
-   * refused, so the outer unit gets the error (and fails alone) instead of the process hanging. A unit
-   * queued concurrently by another request is never refused: the unit it came during has settled.
-   */
-  private suspect(job: Job, during: number): void {
-    if (this.suspects?.during === during) {
-      this.suspects.jobs.push(job);
-      return;
-    }
-    this.suspects = { during, jobs: [job] };
-    setImmediate(() => {
-      const suspects = this.suspects;
-      this.suspects = undefined;
-      if (!suspects || this.running !== suspects.during) return;
-      for (const nested of suspects.jobs) {
-        const at = this.queue.indexOf(nested);
-        if (at === -1) continue;
-        this.queue.splice(at, 1);
-        nested.reject(new NestedUnitOfWorkError());
-      }
     });
   }
 
@@ -96,14 +62,11 @@ export class GroupCommitter {
                 sliceStarted = performance.now();
               }
               await tx.executeQuery(SAVEPOINT);
-              this.running = ++this.unitsRun;
               try {
                 const value = await job.work(tx);
-                this.running = undefined;
                 await tx.executeQuery(RELEASE);
                 outcomes.push({ ok: true, value });
               } catch (error) {
-                this.running = undefined;
                 await tx.executeQuery(ROLLBACK_TO);
                 await tx.executeQuery(RELEASE);
                 outcomes.push({ ok: false, error });

@@ -1,17 +1,10 @@
 import { sql } from 'kysely';
+import type { Order } from '../domain/order.js';
+import type { ClaimWindow } from './claim-window.js';
 import { num } from './convert.js';
 import type { Db, Tx } from './database.js';
 import { dialectOf } from './dialect.js';
 import { toOrder } from './orders.repository.js';
-import type { Order } from '../domain/order.js';
-
-/** A worker's claim on due work: up to `limit` items due at `now`, held by `workerId` until `claimUntil`. */
-export interface ClaimWindow {
-  readonly now: number;
-  readonly limit: number;
-  readonly workerId: string;
-  readonly claimUntil: number;
-}
 
 // The workers' queue of orders: claiming due ones, settling a claim, handing claims back, and when the
 // next one is due. Every query here reads the partial index `orders_queue` (see migration 0006).

@@ -21,7 +21,7 @@ export function memoryCounter(): CountRequest {
     const start = Math.floor(now / windowMs) * windowMs;
     const current = windows.get(key);
     const next = current && current.start === start ? { start, count: current.count + 1 } : { start, count: 1 };
-    if (!current && windows.size >= MEMORY_WINDOWS_MAX) windows.clear();
+    if (!current && windows.size > MEMORY_WINDOWS_MAX) windows.clear();
     windows.set(key, next);
     return { count: next.count, resetAt: start + windowMs };
   };

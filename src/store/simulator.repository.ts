@@ -13,10 +13,7 @@ export async function findSimulatedTopup(db: Db | Tx, rechargeId: string): Promi
   return row && { rechargeId: row.recharge_id, outcome: row.outcome, reference: row.reference, requests: num(row.requests) };
 }
 
-/**
- * Records a request for a top-up and the outcome it had: the first request for a rechargeId inserts,
- * later ones count and carry the outcome forward (an operator that was unavailable may perform later).
- */
+/** Records a request; the first one decides the outcome, later ones only count (the operator is idempotent). */
 export async function recordSimulatedRequest(
   db: Tx,
   topup: { rechargeId: string; msisdn: string; amount: bigint; outcome: string; reference: string; at: number },
@@ -32,11 +29,14 @@ export async function recordSimulatedRequest(
       requests: 1,
       created_at: topup.at,
     })
-    .onConflict((oc) =>
-      oc.column('recharge_id').doUpdateSet((eb) => ({ requests: eb('simulator_topups.requests', '+', 1), outcome: eb.ref('excluded.outcome') })),
-    )
+.onConflict((oc) => oc.column('recharge_id').doUpdateSet((eb) => ({ requests: eb('simulator_topups.requests', '+', 1) })))
     .execute();
   return (await findSimulatedTopup(db, topup.rechargeId))!;
+}
+
+/** Moves an earlier "unavailable" answer on to the outcome of a later attempt. */
+export async function resolveSimulatedTopup(db: Tx, rechargeId: string, outcome: string): Promise<void> {
+  await db.updateTable('simulator_topups').set({ outcome }).where('recharge_id', '=', rechargeId).execute();
 }
 
 /** How many top-ups the operator performed per recharge id (for checks that nothing was topped up twice). */

@@ -1,11 +1,11 @@
 import { sql, type Selectable } from 'kysely';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint.js';
-import type { DeliveryAttempt, DeliveryStatus, WebhookEvent } from '../domain/webhook-event.js';
+import type { DeliveryAttempt, DeliveryStatus, OrderEventType, WebhookEvent } from '../domain/webhook-event.js';
 import { num } from './convert.js';
 import type { Db, Tx } from './database.js';
 import { prepared } from './prepared.js';
 import { dialectOf } from './dialect.js';
-import type { ClaimWindow } from './order-queue.repository.js';
+import type { ClaimWindow } from './claim-window.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable, WebhookEventsTable } from './schema.js';
 
 const endpoint = (r: Selectable<WebhookEndpointsTable>): WebhookEndpoint => ({
@@ -24,7 +24,7 @@ const event = (r: Selectable<WebhookEventsTable>): WebhookEvent => ({
   accountId: r.account_id,
   endpointId: r.endpoint_id,
   orderId: r.order_id,
-  type: r.type,
+  type: r.type as OrderEventType,
   payload: r.payload,
   status: r.status as DeliveryStatus,
   attempts: num(r.attempts),

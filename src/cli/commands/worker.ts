@@ -15,7 +15,7 @@ export function workerCommand(program: Command): void {
       const workers = await startWorkers(deps);
       onShutdown(deps.log, async () => {
         await workers.stop();
-        await deps.store.close();
+        await deps.close();
       });
     });
 }

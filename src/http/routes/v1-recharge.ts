@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../app/deps.js';
 import type { StoredResponse } from '../../app/idempotency.js';
-import { placeRecharge, type Placement } from '../../app/place-recharge.js';
+import { placeRecharge } from '../../app/place-recharge.js';
 import { problemResponses } from '../../contract/common.js';
 import { IdempotencyHeadersSchema, presentRechargePlaced, rechargeRequestSchema, RechargePlacedSchema } from '../../contract/recharge.js';
+import type { Placement } from '../../domain/order.js';
 import { principalOf } from '../auth.js';
 
 /** The answer to a placement; with an Idempotency-Key it is stored with the orders and replayed as is. */
