@@ -32,7 +32,8 @@ export const SettingsSchema = Type.Object({
   TOPUP_BNR_FEED_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'National Bank of Romania rates feed' })),
   TOPUP_DB_POOL_SIZE: Type.Optional(whole('PostgreSQL pool size (default 10)')),
   TOPUP_DB_STATEMENT_TIMEOUT_MS: Type.Optional(whole('PostgreSQL statement timeout (default 30000)')),
-  TOPUP_WORKER_CLAIM_TTL_MS: Type.Optional(whole('how long a worker holds a claimed order or delivery (default 120000)')),
+  TOPUP_WORKER_CLAIM_TTL_MS: Type.Optional(whole('lease of a claimed order, renewed by a live worker every third of it (default 15000)')),
+  TOPUP_OPERATOR_TIMEOUT_MS: Type.Optional(whole('longest an operator call may take before its outcome counts as unknown (default 30000)')),
   TOPUP_IDEMPOTENCY_LOCK_MS: Type.Optional(whole('how long a request holds its Idempotency-Key before a retry may take over (default 10000)')),
   TOPUP_MAX_EVENT_LOOP_DELAY_MS: Type.Optional(whole('shed load with 503 above this event-loop delay; 0 = off (default 1000)')),
   TOPUP_HTTP_HEADERS_TIMEOUT_MS: Type.Optional(whole('time a client has to send its request headers (default 10000)')),
@@ -69,7 +70,9 @@ export interface Config {
   readonly bnrFeedUrl: string;
   readonly dbPoolSize: number;
   readonly dbStatementTimeoutMs: number;
+  /** Lease of a claimed order: a dead worker's orders are taken over after at most this long. */
   readonly workerClaimTtlMs: number;
+  readonly operatorTimeoutMs: number;
   readonly webhookTimeoutMs: number;
   readonly idempotencyLockMs: number;
   readonly maxEventLoopDelayMs: number;
@@ -108,6 +111,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   if (raw.TOPUP_WORKER_CLAIM_TTL_MS !== undefined && Number(raw.TOPUP_WORKER_CLAIM_TTL_MS) < 1000) {
     problems.push('TOPUP_WORKER_CLAIM_TTL_MS: must be at least 1000');
   }
+  if (raw.TOPUP_OPERATOR_TIMEOUT_MS !== undefined && Number(raw.TOPUP_OPERATOR_TIMEOUT_MS) < 100) {
+    problems.push('TOPUP_OPERATOR_TIMEOUT_MS: must be at least 100');
+  }
   if (problems.length > 0) throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
   const s = raw as Settings;
   const environment = s.TOPUP_ENV ?? 'staging';
@@ -131,7 +137,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     bnrFeedUrl: s.TOPUP_BNR_FEED_URL ?? 'https://www.bnr.ro/nbrfxrates.xml',
     dbPoolSize: int(s.TOPUP_DB_POOL_SIZE, 10),
     dbStatementTimeoutMs: int(s.TOPUP_DB_STATEMENT_TIMEOUT_MS, 30_000),
-    workerClaimTtlMs: int(s.TOPUP_WORKER_CLAIM_TTL_MS, 120_000),
+    workerClaimTtlMs: int(s.TOPUP_WORKER_CLAIM_TTL_MS, 15_000),
+    operatorTimeoutMs: int(s.TOPUP_OPERATOR_TIMEOUT_MS, 30_000),
     webhookTimeoutMs: int(s.TOPUP_WEBHOOK_TIMEOUT_MS, 10_000),
     idempotencyLockMs: int(s.TOPUP_IDEMPOTENCY_LOCK_MS, 10_000),
     maxEventLoopDelayMs: int(s.TOPUP_MAX_EVENT_LOOP_DELAY_MS, 1_000),

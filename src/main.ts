@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { dnsResolver } from './adapters/dns-resolver.js';
+import { systemResolver } from './adapters/dns-resolver.js';
 import { httpFeedReader } from './adapters/feed-reader.js';
 import { createLogger } from './adapters/logger.js';
 import { systemClock } from './adapters/system-clock.js';
@@ -42,7 +42,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       clock: overrides.clock ?? systemClock,
       log,
       signal: new WorkSignal(),
-      resolveHost: overrides.resolveHost ?? dnsResolver,
+      resolveHost: overrides.resolveHost ?? systemResolver(),
       readFeed: overrides.readFeed ?? httpFeedReader,
       renderEvent: webhookEventBody,
       migrated,

@@ -11,7 +11,12 @@ export interface RunningServer {
 /** Listens, and closes gracefully: in-flight requests finish, new ones get 503, then the store closes. */
 export async function startServer(deps: Deps, listen: { port: number; host: string }): Promise<RunningServer> {
   const app = await buildApp(deps);
-  await app.listen({ port: listen.port, host: listen.host });
+  try {
+    await app.listen({ port: listen.port, host: listen.host });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;

@@ -28,7 +28,7 @@ function every(ms: number, task: () => Promise<unknown>, log: Deps['log'], what:
  */
 export async function startWorkers(deps: Deps): Promise<RunningWorkers> {
   const claimTtlMs = deps.config.workerClaimTtlMs;
-  const fulfilment = createFulfilmentWorker(deps, createConnector(deps), { claimTtlMs });
+  const fulfilment = createFulfilmentWorker(deps, createConnector(deps), { claimTtlMs, operatorTimeoutMs: deps.config.operatorTimeoutMs });
   const timeoutMs = deps.config.webhookTimeoutMs;
   // A delivery claim must outlive the delivery's own timeout by far, or a slow one would be sent twice.
   const deliveries = createDeliveryWorker(deps, { timeoutMs, claimTtlMs: Math.max(claimTtlMs, timeoutMs * 3) });

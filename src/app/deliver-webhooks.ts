@@ -1,10 +1,9 @@
-import { AppError } from '../domain/errors.js';
 import { decideDelivery, parseRetryAfter } from '../domain/webhook-schedule.js';
 import type { DeliveryStatus, WebhookEvent } from '../domain/webhook-event.js';
 import * as store from '../store/webhooks.repository.js';
 import type { Deps } from './deps.js';
 import type { ResolvedAddress } from './ports.js';
-import { checkDestination } from './webhooks.js';
+import { findDestination } from './webhooks.js';
 
 export interface SendResult {
   readonly statusCode?: number;
@@ -53,12 +52,22 @@ export async function attemptDelivery(deps: Deps, event: WebhookEvent, workerId:
   if (!endpoint || endpoint.disabledAt !== null) {
     return finish(deps, event, workerId, startedAt, { latencyMs: 0, error: 'endpoint_disabled' }, { outcome: 'fail' });
   }
-  try {
-    const { url, address } = await checkDestination(deps, endpoint.url);
+  const destination = await findDestination(deps, endpoint.url);
+  if (!destination.ok && destination.refused) {
+    // The address rules refuse it: waiting will not change that, so the delivery fails now (and can be
+    // sent again by hand once the endpoint is fixed).
+    return finish(deps, event, workerId, startedAt, { latencyMs: 0, error: `blocked: ${destination.reason}` }, { outcome: 'fail' });
+  }
+  if (!destination.ok) {
+    result = { latencyMs: 0, error: destination.reason };
+  } else {
+    const { url, address } = destination;
     const timestamp = Math.floor(startedAt / 1000);
-    result = await tools.send({ url, address, headers: tools.sign(endpoint.secret, event.id, timestamp, event.payload), body: event.payload, timeoutMs: tools.timeoutMs });
-  } catch (error) {
-    result = { latencyMs: 0, error: error instanceof AppError ? `blocked: ${error.message}` : String((error as Error).message ?? error) };
+    try {
+      result = await tools.send({ url, address, headers: tools.sign(endpoint.secret, event.id, timestamp, event.payload), body: event.payload, timeoutMs: tools.timeoutMs });
+    } catch (error) {
+      result = { latencyMs: 0, error: String((error as Error).message ?? error) };
+    }
   }
   const decision = decideDelivery(
     { statusCode: result.statusCode, retryAfterMs: parseRetryAfter(result.retryAfter, startedAt) },

@@ -1,7 +1,7 @@
 import type { Order } from '../domain/order.js';
 import { decideRetry } from '../domain/retry-schedule.js';
 import { appendLedgerEntries } from '../store/ledger.repository.js';
-import { claimDueOrders, nextDueAt, releaseClaims, settleClaimedOrder } from '../store/order-queue.repository.js';
+import { claimDueOrders, nextDueAt, releaseClaims, renewClaims, settleClaimedOrder } from '../store/order-queue.repository.js';
 import { refundOrder } from '../store/orders.repository.js';
 import type { Deps } from './deps.js';
 import { enqueueOrderEvent } from './webhook-events.js';
@@ -15,6 +15,11 @@ export type OperatorVerdict =
 export function claimOrders(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<Order[]> {
   const now = deps.clock.now();
   return deps.store.transact((tx) => claimDueOrders(tx, { now, limit, workerId, claimUntil: now + claimTtlMs }));
+}
+
+/** The heartbeat: keeps this worker's claims on the orders it is still working on for another lease. */
+export function renewOrderClaims(deps: Deps, workerId: string, ids: readonly string[], claimTtlMs: number): Promise<number> {
+  return deps.store.write((db) => renewClaims(db, workerId, ids, deps.clock.now() + claimTtlMs));
 }
 
 export function releaseOrders(deps: Deps, workerId: string, ids: readonly string[]): Promise<void> {

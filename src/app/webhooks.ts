@@ -12,31 +12,46 @@ import type { ResolvedAddress } from './ports.js';
 
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
+/** Where a delivery may go, or why not: refused by the address rules, or (for now) not resolvable. */
+export type Destination =
+  | { readonly ok: true; readonly url: URL; readonly address: ResolvedAddress }
+  | { readonly ok: false; readonly refused: boolean; readonly reason: string };
+
 /**
  * Where a delivery may go: the URL's host resolved, and every address it resolves to public, unless
  * private addresses are allowed (staging). Returns the checked address to connect to, so a DNS answer
- * that changes between the check and the connection (rebinding) cannot redirect the request.
+ * that changes between the check and the connection (rebinding) cannot redirect the request. A URL or
+ * an address the rules refuse is `refused` (it will not change by waiting); a name that does not
+ * resolve now may later.
  */
-export async function checkDestination(deps: Deps, urlText: string): Promise<{ url: URL; address: ResolvedAddress }> {
+export async function findDestination(deps: Deps, urlText: string): Promise<Destination> {
   const verdict = checkWebhookUrl(urlText, deps.config.webhookAllowPrivate);
-  if (!verdict.ok) throw new AppError('validation_failed', `The webhook URL ${verdict.reason}.`);
+  if (!verdict.ok) return { ok: false, refused: true, reason: `The webhook URL ${verdict.reason}.` };
+  const host = verdict.url.hostname;
   let addresses: ResolvedAddress[];
   try {
     addresses = await deps.resolveHost(hostOf(verdict.url));
   } catch {
-    throw new AppError('validation_failed', `The webhook host ${verdict.url.hostname} cannot be resolved.`);
+    return { ok: false, refused: false, reason: `The webhook host ${host} cannot be resolved.` };
   }
-  if (addresses.length === 0) throw new AppError('validation_failed', `The webhook host ${verdict.url.hostname} has no address.`);
+  if (addresses.length === 0) return { ok: false, refused: false, reason: `The webhook host ${host} has no address.` };
   if (!deps.config.webhookAllowPrivate) {
     const blocked = addresses.find((a) => !isPublicAddress(a.address));
     if (blocked) {
-      throw new AppError(
-        'validation_failed',
-        `The webhook host ${verdict.url.hostname} resolves to ${blocked.address}, a private, loopback, link-local or reserved address.`,
-      );
+      return {
+        ok: false,
+        refused: true,
+        reason: `The webhook host ${host} resolves to ${blocked.address}, which is not a public unicast address (private, loopback, link-local, reserved or special-purpose).`,
+      };
     }
   }
-  return { url: verdict.url, address: addresses[0]! };
+  return { ok: true, url: verdict.url, address: addresses[0]! };
+}
+
+/** The destination of a URL being registered: anything but a usable one is refused. */
+async function requireDestination(deps: Deps, urlText: string): Promise<void> {
+  const destination = await findDestination(deps, urlText);
+  if (!destination.ok) throw new AppError('validation_failed', destination.reason);
 }
 
 /** Registers an endpoint; the result carries its signing secret, which is shown to the customer once. */
@@ -45,7 +60,7 @@ export async function addWebhook(deps: Deps, input: { accountId: string; name: s
     throw new AppError('validation_failed', 'A webhook name is 1 to 64 letters, digits, dots, dashes or underscores.');
   }
   await requireAccount(deps, input.accountId);
-  await checkDestination(deps, input.url);
+  await requireDestination(deps, input.url);
   if (await store.findEndpointByName(deps.store.db, input.accountId, input.name)) {
     throw new AppError('validation_failed', `A webhook named "${input.name}" already exists for this account.`);
   }

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { AppError } from '../domain/errors.js';
+import { StartupError } from './errors.js';
 import { accountsCommand } from './commands/accounts.js';
 import { auditCommand } from './commands/audit.js';
 import { demoCommand } from './commands/demo.js';
@@ -36,7 +37,7 @@ export async function run(argv: readonly string[]): Promise<void> {
       process.exitCode = error.exitCode;
       return;
     }
-    const known = error instanceof AppError || error instanceof ConfigError;
+    const known = error instanceof AppError || error instanceof ConfigError || error instanceof StartupError;
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`topup: ${known ? message : `unexpected error: ${message}`}\n`);
     process.exitCode = 1;

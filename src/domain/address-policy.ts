@@ -1,24 +1,38 @@
 import ipaddr from 'ipaddr.js';
 
+/** Global unicast IPv6 (RFC 4291): the only part of the IPv6 space a webhook may reach. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+function canonicalIPv6(address: string): string | undefined {
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
+}
+
+/** ::ffff:a.b.c.d exactly (RFC 4291 2.5.5.2), judged as the IPv4 address it carries. */
+const isMappedIPv4 = (v6: ipaddr.IPv6) => v6.parts.slice(0, 5).every((part) => part === 0) && v6.parts[5] === 0xffff;
+
 /**
- * Which addresses a webhook may be delivered to. Only globally routable unicast addresses pass:
- * loopback, private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT, unique-local
- * (fd00:ec2::254), multicast, reserved and unspecified ranges are refused, and an IPv4 address hidden in
- * an IPv6 form (::ffff:127.0.0.1, 64:ff9b::/96, 6to4, Teredo) is judged as the IPv4 address it carries.
+ * Which addresses a webhook may be delivered to: an allow-list, not a list of ranges to refuse. IPv4
+ * must be globally routable unicast (loopback, private, link-local with the cloud metadata address,
+ * carrier-grade NAT, documentation, benchmarking, multicast, reserved and unspecified ranges are not);
+ * IPv6 must be in global unicast 2000::/3 and outside the special ranges inside it (documentation,
+ * Teredo, 6to4, ORCHID, benchmarking, AMT, AS112); an IPv4-mapped address (::ffff:a.b.c.d) is judged
+ * as the IPv4 address it carries. Everything else is refused, so forms nobody listed (IPv4-compatible
+ * ::a.b.c.d, NAT64, ranges assigned tomorrow) are refused too.
  */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6') {
-    const v6 = ip as ipaddr.IPv6;
-    if (v6.isIPv4MappedAddress()) ip = v6.toIPv4Address();
-    else {
-      const range = v6.range();
-      if (range === 'rfc6052' || range === '6to4' || range === 'teredo') return false;
-      return range === 'unicast';
-    }
-  }
-  return (ip as ipaddr.IPv4).range() === 'unicast';
+  // IPv6 is read in its canonical form (as the URL parser writes it): ipaddr.js alone reads the
+  // IPv4-compatible ::a.b.c.d as if it were the IPv4-mapped ::ffff:a.b.c.d.
+  const text = address.includes(':') ? canonicalIPv6(address) : address;
+  if (text === undefined || !ipaddr.isValid(text)) return false;
+  const ip = ipaddr.parse(text);
+  if (ip.kind() === 'ipv4') return (ip as ipaddr.IPv4).range() === 'unicast';
+  const v6 = ip as ipaddr.IPv6;
+  if (isMappedIPv4(v6)) return v6.toIPv4Address().range() === 'unicast';
+  return v6.match(GLOBAL_UNICAST_V6) && v6.range() === 'unicast';
 }
 
 export type UrlVerdict = { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly reason: string };

@@ -1,37 +1,53 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../app/deps.js';
-import type { Order } from '../domain/order.js';
+import { claimOrders, recordVerdict, releaseOrders, renewOrderClaims, whenNextDue, type OperatorVerdict } from '../app/fulfil-orders.js';
 import { BUSY, workLoop } from '../app/work-loop.js';
-import { claimOrders, recordVerdict, releaseOrders, whenNextDue, type OperatorVerdict } from '../app/fulfil-orders.js';
+import type { Order } from '../domain/order.js';
 import type { OperatorConnector } from './connector.js';
 
 export interface FulfilmentOptions {
   readonly workerId?: string;
-  /** Orders claimed at once; all of them are sent to the operator concurrently. */
+  /** Orders in hand at once; all of them are with the operator concurrently. */
   readonly batchSize?: number;
-  /** How long a claim lasts: far longer than an operator call, so only a dead worker loses one. */
+  /**
+   * How long a claim lasts without renewal. A live worker renews its claims every third of it while
+   * the operator calls run, so only a dead worker's orders are taken over, and soon.
+   */
   readonly claimTtlMs?: number;
+  /** Longest an operator call may take before its outcome counts as unknown (asked about next time). */
+  readonly operatorTimeoutMs?: number;
   /** Longest sleep when idle; a placed order wakes the worker sooner. */
   readonly idlePollMs?: number;
 }
 
 export interface FulfilmentWorker {
   readonly workerId: string;
-  /** Claims one batch of due orders and settles them; returns how many it claimed. */
+  /** Claims one batch of due orders and settles them all; returns how many it claimed. */
   runOnce(): Promise<number>;
   start(): void;
   /** Finishes the orders in hand, then stops. */
   stop(): Promise<void>;
 }
 
-async function askOperator(connector: OperatorConnector, order: Order): Promise<OperatorVerdict> {
-  try {
+const timeUp = (ms: number) =>
+  new Promise<'timeout'>((resolve) => {
+    const timer = setTimeout(() => resolve('timeout'), ms);
+    timer.unref();
+  });
+
+async function askOperator(connector: OperatorConnector, order: Order, timeoutMs: number): Promise<OperatorVerdict> {
+  const call = async (): Promise<OperatorVerdict> => {
     // A second attempt may follow a send whose answer was lost (a crash, a timeout): ask first.
     if (order.attempts > 1) {
       const known = await connector.status(order.id);
       if (known.kind !== 'unknown') return known;
     }
-    return await connector.topUp({ rechargeId: order.id, msisdn: order.msisdn, operator: order.operator, amount: order.amount, fast: order.fast });
+    return connector.topUp({ rechargeId: order.id, msisdn: order.msisdn, operator: order.operator, amount: order.amount, fast: order.fast });
+  };
+  try {
+    const answer = await Promise.race([call(), timeUp(timeoutMs)]);
+    // No answer in time: the outcome is unknown, and the next attempt asks the operator before sending.
+    return answer === 'timeout' ? { kind: 'retry', reason: 'operator_timeout' } : answer;
   } catch (error) {
     return { kind: 'retry', reason: `connector_error: ${(error as Error).message}`.slice(0, 200) };
   }
@@ -40,16 +56,13 @@ async function askOperator(connector: OperatorConnector, order: Order): Promise<
 export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector, options: FulfilmentOptions = {}): FulfilmentWorker {
   const workerId = options.workerId ?? `worker_${randomBytes(6).toString('hex')}`;
   const batchSize = options.batchSize ?? 64;
-  const claimTtlMs = options.claimTtlMs ?? 120_000;
-  const loop = workLoop(deps, {
-    name: 'fulfilment',
-    topic: 'orders',
-    idlePollMs: options.idlePollMs ?? 1_000,
-    pass: async () => ((await runOnce()) > 0 ? BUSY : { busy: false, nextDueAt: await whenNextDue(deps) }),
-  });
+  const claimTtlMs = options.claimTtlMs ?? 15_000;
+  const operatorTimeoutMs = options.operatorTimeoutMs ?? 30_000;
+  /** Orders with the operator now, by id: renewed by the heartbeat, settled one by one as answers come. */
+  const inHand = new Map<string, Promise<void>>();
 
   async function settle(order: Order): Promise<void> {
-    const verdict = await askOperator(connector, order);
+    const verdict = await askOperator(connector, order, operatorTimeoutMs);
     try {
       const settled = await recordVerdict(deps, order, workerId, verdict);
       deps.log.debug({ order: order.id, status: settled?.status, verdict: verdict.kind }, 'order settled');
@@ -59,13 +72,58 @@ export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector,
     }
   }
 
+  // The heartbeat runs while orders are in hand: every third of a lease it renews their claims.
+  let heartbeat: NodeJS.Timeout | undefined;
+  const renew = () =>
+    void renewOrderClaims(deps, workerId, [...inHand.keys()], claimTtlMs).catch((error: unknown) =>
+      deps.log.warn({ err: error }, 'could not renew order claims'),
+    );
+
+  function launch(orders: readonly Order[]): Promise<void>[] {
+    if (orders.length > 0 && heartbeat === undefined) {
+      heartbeat = setInterval(renew, Math.max(100, Math.floor(claimTtlMs / 3)));
+      heartbeat.unref();
+    }
+    return orders.map((order) => {
+      const settling = settle(order).finally(() => {
+        inHand.delete(order.id);
+        if (inHand.size === 0) {
+          clearInterval(heartbeat);
+          heartbeat = undefined;
+        }
+      });
+      inHand.set(order.id, settling);
+      return settling;
+    });
+  }
+
+  // Keeps up to `batchSize` orders with the operator, claiming more as answers come in: an order is
+  // recorded as soon as its own answer arrives, and a fast order never waits for a slow batch.
+  const loop = workLoop(deps, {
+    name: 'fulfilment',
+    topic: 'orders',
+    idlePollMs: options.idlePollMs ?? 1_000,
+    pass: async () => {
+      const free = batchSize - inHand.size;
+      const orders = free > 0 ? await claimOrders(deps, workerId, free, claimTtlMs) : [];
+      if (loop.stopping.aborted) {
+        await releaseOrders(deps, workerId, orders.map((o) => o.id));
+        return { busy: false, nextDueAt: undefined };
+      }
+      launch(orders);
+      if (orders.length > 0 && inHand.size < batchSize) return BUSY;
+      if (inHand.size >= batchSize) {
+        await Promise.race(inHand.values());
+        return BUSY;
+      }
+      return { busy: false, nextDueAt: await whenNextDue(deps) };
+    },
+    drain: () => Promise.all(inHand.values()),
+  });
+
   async function runOnce(): Promise<number> {
     const orders = await claimOrders(deps, workerId, batchSize, claimTtlMs);
-    if (loop.stopping.aborted) {
-      await releaseOrders(deps, workerId, orders.map((o) => o.id));
-      return 0;
-    }
-    await Promise.all(orders.map(settle));
+    await Promise.all(launch(orders));
     return orders.length;
   }
 

@@ -104,7 +104,15 @@ export async function releaseKey(db: Db | Tx, holder: { accountId: string; key: 
     .execute();
 }
 
-export async function deleteExpiredKeys(db: Db, createdBefore: number): Promise<number> {
-  const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', createdBefore).where('state', '=', 'done').executeTakeFirst();
+/**
+ * Forgets keys older than `createdBefore`: finished ones, and running ones whose holder is long gone
+ * (a process that crashed while holding a key leaves it running; its lock ran out long ago).
+ */
+export async function deleteExpiredKeys(db: Db, createdBefore: number, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', createdBefore)
+    .where((eb) => eb.or([eb('state', '=', 'done'), eb('locked_until', '<', now)]))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

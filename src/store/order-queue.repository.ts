@@ -79,6 +79,22 @@ export async function settleClaimedOrder(
   return row && toOrder(row);
 }
 
+/**
+ * Extends this worker's claims on orders it is still working on (the heartbeat of a live worker), so
+ * that only a dead worker's claims run out. Returns how many it still held.
+ */
+export async function renewClaims(db: Db | Tx, workerId: string, ids: readonly string[], claimUntil: number): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .updateTable('orders')
+    .set({ next_attempt_at: claimUntil })
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'PROCESSING')
+    .where('claimed_by', '=', workerId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Hands back claims a stopping worker has not started on, so others take them at once. */
 export async function releaseClaims(db: Db, workerId: string, ids: readonly string[], now: number): Promise<void> {
   if (ids.length === 0) return;

@@ -149,6 +149,19 @@ describeEachDialect('the topup command line', (dialect) => {
     expect(await exited).toBe(0);
   });
 
+  it('serve on a busy port exits 1 with one line naming the address, and leaves nothing running', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const result = await topup(env, 'serve', '--port', String(port));
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(`topup: cannot listen on 127.0.0.1:${port}: the address is in use by another process (is a server already running?)`);
+    } finally {
+      busy.close();
+    }
+  });
+
   it('webhooks add, list, enable, deliveries and redeliver', async () => {
     const account = json(await topup(env, 'accounts', 'create', '--name', 'Hooks', '--json'));
     const added = json(await topup(env, 'webhooks', 'add', '--account', account.id, '--name', 'default', '--url', 'http://127.0.0.1:9/hook', '--json'));

@@ -62,6 +62,16 @@ describeEachDialect('webhook URLs when private addresses are not allowed', (dial
     'https://[::ffff:a9fe:a9fe]/hook',
     'https://[64:ff9b::a9fe:a9fe]/hook',
     'https://[2002:7f00:1::]/hook',
+    // IPv4-compatible IPv6 (::a.b.c.d, deprecated): once accepted as "unicast".
+    'https://[::127.0.0.1]/hook',
+    'https://[::7f00:1]/hook',
+    'https://[::10.0.0.1]/hook',
+    'https://[::169.254.169.254]/hook',
+    'https://[2001:db8::1]/hook',
+    'https://[3fff::1]/hook',
+    'https://[100::1]/hook',
+    'https://192.0.2.1/hook',
+    'https://198.18.0.1/hook',
     'https://metadata.google.internal/computeMetadata/v1/',
     'https://internal.example/hook',
     'https://rebind.example/hook',
@@ -82,7 +92,7 @@ describeEachDialect('webhook URLs when private addresses are not allowed', (dial
     await expect(addWebhook(t.ctx.deps, { accountId, name: 'bad name!', url: 'https://public.example/x' })).rejects.toThrow(/name/);
   });
 
-  it('checks again at delivery and sends nothing when the name now points inside', async () => {
+  it('checks again at delivery, sends nothing when the name now points inside, and fails the delivery at once', async () => {
     const account = await t.ctx.account({ credit: '100.00' });
     await addWebhook(t.ctx.deps, { accountId: account.accountId, name: 'default', url: 'https://public.example/hook' });
     await checkNumbers(t.ctx, account.key, ['0744800001']);
@@ -97,9 +107,9 @@ describeEachDialect('webhook URLs when private addresses are not allowed', (dial
     }
     expect(sent).toEqual([]);
     const [event] = await eventsOfOrder(t.ctx.deps.store.db, id);
-    expect(event?.status).toBe('pending');
+    expect(event?.status).toBe('failed');
     expect(await listAttempts(t.ctx.deps.store.db, event!.id)).toEqual([
-      expect.objectContaining({ outcome: 'retry', error: expect.stringMatching(/^blocked: .*169\.254\.169\.254/) }),
+      expect.objectContaining({ outcome: 'fail', error: expect.stringMatching(/^blocked: .*169\.254\.169\.254/) }),
     ]);
   });
 });
@@ -132,6 +142,15 @@ it.each([
   ['169.254.169.254', false],
   ['::ffff:8.8.8.8', true],
   ['::ffff:10.0.0.1', false],
+  ['::7f00:1', false],
+  ['::a9fe:a9fe', false],
+  ['::8.8.8.8', false],
+  ['2001:db8::1', false],
+  ['2001::1', false],
+  ['2002:808:808::1', false],
+  ['5f00::1', false],
+  ['240.0.0.1', false],
+  ['192.0.2.7', false],
   ['not an ip', false],
 ])('isPublicAddress(%s) is %s', (address, expected) => {
   expect(isPublicAddress(address)).toBe(expected);

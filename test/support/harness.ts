@@ -14,7 +14,7 @@ import { audit } from '../../src/app/audit.js';
 import type { Clock, HostResolver } from '../../src/app/ports.js';
 import { loadConfig, type DatabaseTarget } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
-import { createDeps, type DepsOverrides } from '../../src/main.js';
+import { createDeps, type DepsOverrides, type Service } from '../../src/main.js';
 import type { Dialect } from '../../src/store/dialect.js';
 import { databaseEnv } from './cli.js';
 import { databaseUrl } from './postgres-server.js';
@@ -92,7 +92,7 @@ export interface TestContext {
  * Dependencies on a test database, made by the production factory (`createDeps`, which also migrates):
  * only the clock, the log and what the test overrides differ.
  */
-export function testDeps(target: DatabaseTarget, env: Record<string, string>, overrides: DepsOverrides = {}): Promise<Deps> {
+export function testDeps(target: DatabaseTarget, env: Record<string, string>, overrides: DepsOverrides = {}): Promise<Service> {
   return createDeps(loadConfig({ TOPUP_ENV: 'staging', ...env, ...databaseEnv(target) }), { log: pino({ level: 'silent' }), ...overrides });
 }
 
@@ -168,6 +168,6 @@ export const FAST_SIMULATOR: Record<string, string> = {
 };
 
 /** Dependencies on a given database with the real clock, for tests that run the service as processes. */
-export function processDeps(target: DatabaseTarget, env: Record<string, string>): Promise<Deps> {
+export function processDeps(target: DatabaseTarget, env: Record<string, string>): Promise<Service> {
   return testDeps(target, env, { clock: { now: () => Date.now() } });
 }

@@ -6,6 +6,7 @@ import { webhooks } from './0003-webhooks.js';
 import { rateLimits } from './0004-rate-limits.js';
 import { orderListingIndex } from './0005-order-listing-index.js';
 import { queueAndFilterIndexes } from './0006-queue-and-filter-indexes.js';
+import { ledgerGuarantees } from './0007-ledger-guarantees.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -19,5 +20,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0004-rate-limits': rateLimits(dialect),
     '0005-order-listing-index': orderListingIndex(dialect),
     '0006-queue-and-filter-indexes': queueAndFilterIndexes(dialect),
+    '0007-ledger-guarantees': ledgerGuarantees(dialect),
   };
 }
