@@ -25,6 +25,7 @@ export const SettingsSchema = Type.Object({
   TOPUP_NUMBER_CHECK_TTL_SECONDS: Type.Optional(whole('how long a number check makes a number rechargeable; 0 = off')),
   TOPUP_MAX_ENTRIES: Type.Optional(whole('most entries in one recharge request (default 100)')),
   TOPUP_RATE_LIMIT_PER_MINUTE: Type.Optional(whole('requests per key per minute; 0 = off (default 1200)')),
+  TOPUP_AUTH_FAILURES_PER_MINUTE: Type.Optional(whole('requests without a valid key per client address per minute, then 429; 0 = off (default 30)')),
   TOPUP_OPERATORS: Type.Optional(Type.String({ pattern: '^[a-z]+(,[a-z]+)*$', description: 'operators served' })),
   TOPUP_SIMULATOR_DELAY_MS: Type.Optional(whole('simulated operator delay (default 3000)')),
   TOPUP_SIMULATOR_FAST_DELAY_MS: Type.Optional(whole('simulated delay for fast recharges (default 300)')),
@@ -39,6 +40,7 @@ export const SettingsSchema = Type.Object({
   TOPUP_HTTP_HEADERS_TIMEOUT_MS: Type.Optional(whole('time a client has to send its request headers (default 10000)')),
   TOPUP_HTTP_REQUEST_TIMEOUT_MS: Type.Optional(whole('time a client has to send its whole request (default 30000)')),
   TOPUP_WEBHOOK_TIMEOUT_MS: Type.Optional(whole('webhook delivery timeout (default 10000)')),
+  TOPUP_SHUTDOWN_TIMEOUT_MS: Type.Optional(whole('longest a SIGTERM shutdown may take before the process exits anyway (default 10000)')),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'shared rate-limit store' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
 });
@@ -63,6 +65,7 @@ export interface Config {
   readonly numberCheckTtlSeconds: number;
   readonly maxEntries: number;
   readonly rateLimitPerMinute: number;
+  readonly authFailuresPerMinute: number;
   readonly operators: readonly Operator[];
   readonly simulatorDelayMs: number;
   readonly simulatorFastDelayMs: number;
@@ -73,6 +76,7 @@ export interface Config {
   /** Lease of a claimed order: a dead worker's orders are taken over after at most this long. */
   readonly workerClaimTtlMs: number;
   readonly operatorTimeoutMs: number;
+  readonly shutdownTimeoutMs: number;
   readonly webhookTimeoutMs: number;
   readonly idempotencyLockMs: number;
   readonly maxEventLoopDelayMs: number;
@@ -111,6 +115,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   if (raw.TOPUP_WORKER_CLAIM_TTL_MS !== undefined && Number(raw.TOPUP_WORKER_CLAIM_TTL_MS) < 1000) {
     problems.push('TOPUP_WORKER_CLAIM_TTL_MS: must be at least 1000');
   }
+  if (raw.TOPUP_SHUTDOWN_TIMEOUT_MS !== undefined && Number(raw.TOPUP_SHUTDOWN_TIMEOUT_MS) < 1000) {
+    problems.push('TOPUP_SHUTDOWN_TIMEOUT_MS: must be at least 1000');
+  }
   if (raw.TOPUP_OPERATOR_TIMEOUT_MS !== undefined && Number(raw.TOPUP_OPERATOR_TIMEOUT_MS) < 100) {
     problems.push('TOPUP_OPERATOR_TIMEOUT_MS: must be at least 100');
   }
@@ -130,6 +137,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     numberCheckTtlSeconds: int(s.TOPUP_NUMBER_CHECK_TTL_SECONDS, 86_400),
     maxEntries: int(s.TOPUP_MAX_ENTRIES, 100),
     rateLimitPerMinute: int(s.TOPUP_RATE_LIMIT_PER_MINUTE, 1200),
+    authFailuresPerMinute: int(s.TOPUP_AUTH_FAILURES_PER_MINUTE, 30),
     operators: Object.freeze(operators.filter(isOperator)),
     simulatorDelayMs: int(s.TOPUP_SIMULATOR_DELAY_MS, 3000),
     simulatorFastDelayMs: int(s.TOPUP_SIMULATOR_FAST_DELAY_MS, 300),
@@ -139,6 +147,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     dbStatementTimeoutMs: int(s.TOPUP_DB_STATEMENT_TIMEOUT_MS, 30_000),
     workerClaimTtlMs: int(s.TOPUP_WORKER_CLAIM_TTL_MS, 15_000),
     operatorTimeoutMs: int(s.TOPUP_OPERATOR_TIMEOUT_MS, 30_000),
+    shutdownTimeoutMs: int(s.TOPUP_SHUTDOWN_TIMEOUT_MS, 10_000),
     webhookTimeoutMs: int(s.TOPUP_WEBHOOK_TIMEOUT_MS, 10_000),
     idempotencyLockMs: int(s.TOPUP_IDEMPOTENCY_LOCK_MS, 10_000),
     maxEventLoopDelayMs: int(s.TOPUP_MAX_EVENT_LOOP_DELAY_MS, 1_000),

@@ -5,10 +5,14 @@ import { buildApp } from './http/app.js';
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly url: string;
-  close(): Promise<void>;
+  /**
+   * Stops accepting (new requests get 503) and lets in-flight requests finish; connections still open
+   * after `graceMs` (a client that stalls mid-request) are cut. The store stays open for the caller.
+   */
+  close(graceMs: number): Promise<void>;
 }
 
-/** Listens, and closes gracefully: in-flight requests finish, new ones get 503, then the store closes. */
+/** Listens on the address; on failure nothing is left running (the caller says why and exits). */
 export async function startServer(deps: Deps, listen: { port: number; host: string }): Promise<RunningServer> {
   const app = await buildApp(deps);
   try {
@@ -21,10 +25,12 @@ export async function startServer(deps: Deps, listen: { port: number; host: stri
   const port = typeof address === 'object' && address ? address.port : listen.port;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
   let closing: Promise<void> | undefined;
-  const close = () =>
+  const close = (graceMs: number) =>
     (closing ??= (async () => {
+      const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
+      cut.unref();
       await app.close();
-      await deps.store.close();
+      clearTimeout(cut);
     })());
   return { app, url: `http://${host}:${port}`, close };
 }

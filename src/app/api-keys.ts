@@ -33,7 +33,10 @@ export class KeyCache {
   }
 
   set(digest: string, owner: KeyOwner | undefined): void {
-    if (this.entries.size >= KEY_CACHE_MAX) this.entries.clear();
+    // Full: forget the oldest entry (a Map keeps insertion order), never the whole cache, so a flood of
+    // made-up keys cannot evict the good ones all at once.
+    this.entries.delete(digest);
+    if (this.entries.size >= KEY_CACHE_MAX) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(digest, { owner, expiresAt: this.clock.now() + KEY_CACHE_TTL_MS });
   }
 

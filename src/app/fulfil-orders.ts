@@ -1,16 +1,22 @@
 import type { Order } from '../domain/order.js';
-import { decideRetry } from '../domain/retry-schedule.js';
+import { decideLookup, decideRetry } from '../domain/retry-schedule.js';
 import { appendLedgerEntries } from '../store/ledger.repository.js';
 import { claimDueOrders, nextDueAt, releaseClaims, renewClaims, settleClaimedOrder } from '../store/order-queue.repository.js';
 import { refundOrder } from '../store/orders.repository.js';
 import type { Deps } from './deps.js';
 import { enqueueOrderEvent } from './webhook-events.js';
 
-/** What an operator said about one order, as the worker hands it over to be recorded. */
+/**
+ * What an operator said about one order, as the worker hands it over to be recorded. `retry` is the
+ * operator's own answer that it did not perform the top-up now (unavailable, busy); `unknown` means no
+ * answer came (a timeout, a dropped connection, an error after the request left us): the top-up may
+ * have happened, so it is never a failure, and the next attempt asks the operator first.
+ */
 export type OperatorVerdict =
   | { readonly kind: 'success'; readonly reference: string }
   | { readonly kind: 'failed'; readonly reason: string }
-  | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number };
+  | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number }
+  | { readonly kind: 'unknown'; readonly reason: string };
 
 export function claimOrders(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<Order[]> {
   const now = deps.clock.now();
@@ -32,13 +38,15 @@ export function whenNextDue(deps: Deps): Promise<number | undefined> {
 
 /**
  * Records the operator's answer for a claimed order, in one transaction: SUCCESS; FAILED with the
- * deduction refunded (a new ledger entry, the totals reduced); or back to PENDING for a later attempt,
- * until the retries run out and it fails. Returns the order as settled, or undefined when this
+ * deduction refunded (a new ledger entry, the totals reduced); or back to PENDING for a later attempt.
+ * Only the operator's own answers end an order: its refusals fail it once the retries run out, while an
+ * unknown outcome stays open for lookup however long that takes. Returns the order as settled, or undefined when this
  * worker's claim had been taken over (the other worker records the outcome instead).
  */
 export async function recordVerdict(deps: Deps, order: Order, workerId: string, verdict: OperatorVerdict): Promise<Order | undefined> {
   const now = deps.clock.now();
-  const decision = verdict.kind === 'retry' ? decideRetry(order.attempts, verdict.retryAfterMs) : undefined;
+  const decision =
+    verdict.kind === 'retry' ? decideRetry(order.attempts, verdict.retryAfterMs) : verdict.kind === 'unknown' ? decideLookup(order.attempts) : undefined;
   const settled = await deps.store.transact(async (tx) => {
     if (verdict.kind === 'success') {
       const succeeded = await settleClaimedOrder(tx, order.id, workerId, { status: 'SUCCESS', operatorReference: verdict.reference, now });

@@ -19,8 +19,10 @@ export interface OperatorConnector {
   readonly name: string;
   topUp(request: TopUpRequest): Promise<OperatorAnswer>;
   /**
-   * What the operator knows of an earlier top-up with this id: its final answer, or `unknown` when
-   * it never performed it. Asked before any resend, so one order is never topped up twice.
+   * What the operator knows of an earlier top-up with this id: its answer; `not_found` when it has no
+   * such top-up (it never performed it, so sending again is safe); or `unknown` when it could not tell
+   * (no answer in time): then nothing is sent, and the order is asked about again later. Asked before
+   * any resend, so one order is never topped up twice.
    */
-  status(rechargeId: string): Promise<OperatorAnswer | { readonly kind: 'unknown' }>;
+  status(rechargeId: string): Promise<OperatorAnswer | { readonly kind: 'not_found' }>;
 }

@@ -55,7 +55,7 @@ export function createSimulator(books: SimulatorBooks, options: SimulatorOptions
 
     async status(rechargeId: string) {
       const earlier = await books.find(rechargeId);
-      return earlier && isFinal(earlier.outcome) ? answerOf(earlier) : { kind: 'unknown' as const };
+      return earlier && isFinal(earlier.outcome) ? answerOf(earlier) : { kind: 'not_found' as const };
     },
   };
 }

@@ -35,21 +35,24 @@ const timeUp = (ms: number) =>
     timer.unref();
   });
 
-async function askOperator(connector: OperatorConnector, order: Order, timeoutMs: number): Promise<OperatorVerdict> {
+async function askOperator(deps: Deps, connector: OperatorConnector, order: Order, timeoutMs: number): Promise<OperatorVerdict> {
   const call = async (): Promise<OperatorVerdict> => {
     // A second attempt may follow a send whose answer was lost (a crash, a timeout): ask first.
     if (order.attempts > 1) {
       const known = await connector.status(order.id);
-      if (known.kind !== 'unknown') return known;
+      if (known.kind !== 'not_found') return known;
     }
     return connector.topUp({ rechargeId: order.id, msisdn: order.msisdn, operator: order.operator, amount: order.amount, fast: order.fast });
   };
   try {
     const answer = await Promise.race([call(), timeUp(timeoutMs)]);
     // No answer in time: the outcome is unknown, and the next attempt asks the operator before sending.
-    return answer === 'timeout' ? { kind: 'retry', reason: 'operator_timeout' } : answer;
+    return answer === 'timeout' ? { kind: 'unknown', reason: `no_answer: the operator did not answer within ${timeoutMs} ms` } : answer;
   } catch (error) {
-    return { kind: 'retry', reason: `connector_error: ${(error as Error).message}`.slice(0, 200) };
+    // A connector answers what it knows as a verdict; a throw is a fault (a bug, or a transport failure
+    // it did not classify). Logged as one, and the outcome is unknown: the request may have left.
+    deps.log.error({ err: error, order: order.id, connector: connector.name }, 'operator connector threw; the outcome is unknown');
+    return { kind: 'unknown', reason: `connector_error: ${(error as Error).message}`.slice(0, 200) };
   }
 }
 
@@ -62,7 +65,7 @@ export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector,
   const inHand = new Map<string, Promise<void>>();
 
   async function settle(order: Order): Promise<void> {
-    const verdict = await askOperator(connector, order, operatorTimeoutMs);
+    const verdict = await askOperator(deps, connector, order, operatorTimeoutMs);
     try {
       const settled = await recordVerdict(deps, order, workerId, verdict);
       deps.log.debug({ order: order.id, status: settled?.status, verdict: verdict.kind }, 'order settled');

@@ -1,7 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type KeyCache } from '../app/api-keys.js';
 import type { Deps } from '../app/deps.js';
+import { authFailures, countAuthFailure, type WindowUse } from '../app/rate-limit.js';
 import type { Principal } from '../domain/api-key.js';
+import { AppError } from '../domain/errors.js';
+import { TransportError } from './problem.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -9,11 +12,42 @@ declare module 'fastify' {
   }
 }
 
-/** Every route registered in `scope` requires `X-Authorization`; it runs before the body is read. */
+const AUTH_CODES = new Set(['missing_api_key', 'invalid_api_key', 'wrong_environment']);
+
+/** The draft IETF RateLimit headers, as the per-key limiter sends them, for the failed-auth budget. */
+function rateLimitHeaders(reply: FastifyReply, limit: number, used: WindowUse): void {
+  reply.header('ratelimit-limit', String(limit));
+  reply.header('ratelimit-remaining', String(Math.max(0, limit - used.count)));
+  reply.header('ratelimit-reset', String(Math.ceil(used.ttlMs / 1000)));
+}
+
+/**
+ * Every route registered in `scope` requires `X-Authorization`; it runs before the body is read.
+ *
+ * Requests without a valid key are counted per client address, and past TOPUP_AUTH_FAILURES_PER_MINUTE
+ * an address is answered 429 before its key is even hashed or looked up (made-up keys cost a hash and
+ * a lookup each, and the per-key limit never sees them). A valid key from a blocked address waits too,
+ * until the minute is over.
+ */
 export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCache): void {
-  scope.addHook('onRequest', async (request) => {
+  const limit = deps.config.authFailuresPerMinute;
+  scope.addHook('onRequest', async (request, reply) => {
+    if (limit > 0) {
+      const used = await authFailures(deps, request.ip);
+      if (used.count >= limit) {
+        rateLimitHeaders(reply, limit, used);
+        const seconds = Math.ceil(used.ttlMs / 1000);
+        reply.header('retry-after', String(seconds));
+        throw new TransportError('rate_limited', `Too many requests without a valid API key from this address; retry in ${seconds} s.`);
+      }
+    }
     const header = request.headers['x-authorization'];
-    request.principal = await authenticate(deps, cache, Array.isArray(header) ? header[0] : header);
+    try {
+      request.principal = await authenticate(deps, cache, Array.isArray(header) ? header[0] : header);
+    } catch (error) {
+      if (limit > 0 && error instanceof AppError && AUTH_CODES.has(error.code)) rateLimitHeaders(reply, limit, await countAuthFailure(deps, request.ip));
+      throw error;
+    }
   });
 }
 

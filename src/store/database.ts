@@ -9,7 +9,7 @@ import { GroupCommitter } from './group-commit.js';
 import { NestedUnitOfWorkError } from './errors.js';
 import { migrationsFor } from './migrations/index.js';
 import { listenForWork, type WorkTopic } from './notify.js';
-import { databaseCounter, memoryCounter, type CountRequest } from './request-counters.js';
+import { databaseCounters, memoryCounters, type RequestCounters } from './request-counters.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -41,8 +41,11 @@ export interface Store {
    * signal already says it all, so there is nothing to listen to.
    */
   listenForWork(onWork: (topic: WorkTopic) => void, onError: (error: unknown) => void): Promise<{ close(): Promise<void> }>;
-  /** Counts a request in the fixed window containing `now`, for every process using this store (SQLite serves one). */
-  countRequest: CountRequest;
+  /**
+   * Request counters in fixed windows, for every process using this store (SQLite serves one): `count`
+   * adds a request and says how many, `peek` only says.
+   */
+  readonly counters: RequestCounters;
   /** Applies pending migrations (under the migrator's lock) and returns the names applied now. */
   migrate(): Promise<string[]>;
   /** Resolves when the database answers. */
@@ -148,7 +151,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
       transact: (work) => unlessNested(units, () => committer.transact((tx) => runUnitOfWork(work, tx, units))),
       write: (work) => unlessNested(units, () => committer.transact(work)),
       listenForWork: async () => ({ close: async () => {} }),
-      countRequest: memoryCounter(),
+      counters: memoryCounters(),
     };
   }
   return {
@@ -156,7 +159,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
     transact: (work) => unlessNested(units, () => db.transaction().execute((tx) => runUnitOfWork(work, tx, units))),
     write: (work) => unlessNested(units, () => work(db)),
     listenForWork: (onWork, onError) => listenForWork(target.url, onWork, onError),
-    countRequest: databaseCounter(db),
+    counters: databaseCounters(db),
   };
 }
 

@@ -9,30 +9,50 @@ export interface WindowCount {
 
 export type CountRequest = (key: string, now: number, windowMs: number) => Promise<WindowCount>;
 
+/** Request counters: `count` adds one and says how many; `peek` only says. */
+export interface RequestCounters {
+  readonly count: CountRequest;
+  readonly peek: CountRequest;
+}
+
 const MEMORY_WINDOWS_MAX = 100_000;
 
 /**
  * SQLite serves one process, so its counters live in that process's memory: exact, and no write per
- * request. Windows past are replaced as keys come back; the map is bounded.
+ * request. Windows past are replaced as keys come back; the map is bounded, forgetting the key counted
+ * longest ago when full.
  */
-export function memoryCounter(): CountRequest {
+export function memoryCounters(): RequestCounters {
   const windows = new Map<string, { start: number; count: number }>();
-  return async (key, now, windowMs) => {
+  const peek: CountRequest = async (key, now, windowMs) => {
+    const start = Math.floor(now / windowMs) * windowMs;
+    const current = windows.get(key);
+    return { count: current && current.start === start ? current.count : 0, resetAt: start + windowMs };
+  };
+  const count: CountRequest = async (key, now, windowMs) => {
     const start = Math.floor(now / windowMs) * windowMs;
     const current = windows.get(key);
     const next = current && current.start === start ? { start, count: current.count + 1 } : { start, count: 1 };
-    if (!current && windows.size > MEMORY_WINDOWS_MAX) windows.clear();
+    // Re-inserted, so the map's order is least recently counted first: when full, the oldest goes.
+    windows.delete(key);
+    if (windows.size >= MEMORY_WINDOWS_MAX) windows.delete(windows.keys().next().value!);
     windows.set(key, next);
     return { count: next.count, resetAt: start + windowMs };
   };
+  return { count, peek };
 }
 
 /**
  * PostgreSQL serves many processes: one statement (an upsert) counts a request in the shared table,
  * so concurrent API processes never lose a count.
  */
-export function databaseCounter(db: Db): CountRequest {
-  return async (key, now, windowMs) => {
+export function databaseCounters(db: Db): RequestCounters {
+  const peek: CountRequest = async (key, now, windowMs) => {
+    const windowStart = Math.floor(now / windowMs) * windowMs;
+    const row = await db.selectFrom('rate_limit_counters').select('count').where('key', '=', key).where('window_start', '=', windowStart).executeTakeFirst();
+    return { count: row ? num(row.count) : 0, resetAt: windowStart + windowMs };
+  };
+  const count: CountRequest = async (key, now, windowMs) => {
     const windowStart = Math.floor(now / windowMs) * windowMs;
     const row = await db
       .insertInto('rate_limit_counters')
@@ -52,6 +72,7 @@ export function databaseCounter(db: Db): CountRequest {
       .executeTakeFirstOrThrow();
     return { count: num(row.count), resetAt: num(row.window_start) + windowMs };
   };
+  return { count, peek };
 }
 
 export async function deleteOldCounters(db: Db, before: number): Promise<number> {

@@ -110,3 +110,31 @@ describeEachDialect('a production deployment', (dialect) => {
     expect(wrong.json().detail).toContain('staging');
   });
 });
+
+describeEachDialect('requests without a valid key, counted per client address', (dialect) => {
+  const t = useTestContext(dialect, { TOPUP_AUTH_FAILURES_PER_MINUTE: '5' });
+  const balance = (key: string | undefined, remoteAddress = '203.0.113.7') =>
+    t.ctx.app.inject({ method: 'GET', url: '/v1/account/balance', remoteAddress, headers: key === undefined ? {} : { 'x-authorization': key } });
+
+  it('are refused with 429 before any key lookup once an address has sent too many, with RateLimit headers throughout', async () => {
+    const { key } = await t.ctx.account();
+    const answers = [];
+    for (let i = 0; i < 40; i++) answers.push(await balance(`tk_test_madeup${String(i).padStart(4, '0')}`));
+    expect(answers.slice(0, 5).map((r) => r.statusCode)).toEqual([401, 401, 401, 401, 401]);
+    expect(answers.slice(0, 5).map((r) => r.headers['ratelimit-remaining'])).toEqual(['4', '3', '2', '1', '0']);
+    for (const refused of answers.slice(5)) {
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['content-type']).toContain('application/problem+json');
+      expect(refused.json()).toMatchObject({ code: 'rate_limited', success: false });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.headers).toMatchObject({ 'ratelimit-limit': '5', 'ratelimit-remaining': '0' });
+    }
+    // A missing key counts too; another address is not affected; a valid key waits out the minute.
+    expect((await balance(undefined)).statusCode).toBe(429);
+    expect((await balance(key)).statusCode).toBe(429);
+    expect((await balance('tk_test_madeup-elsewhere', '198.51.100.9')).statusCode).toBe(401);
+    expect((await balance(key, '198.51.100.9')).statusCode).toBe(200);
+    t.ctx.clock.advance(60_000);
+    expect((await balance(key)).statusCode).toBe(200);
+  });
+});

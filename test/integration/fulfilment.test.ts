@@ -1,6 +1,8 @@
+import { pino } from 'pino';
 import { expect, it } from 'vitest';
 import { claimOrders, recordVerdict } from '../../src/app/fulfil-orders.js';
 import { MAX_OPERATOR_ATTEMPTS, OPERATOR_RETRY_DELAYS_MS } from '../../src/domain/retry-schedule.js';
+import type { OperatorConnector } from '../../src/fulfilment/connector.js';
 import { createConnector } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { simulatedTopupCounts } from '../../src/store/simulator.repository.js';
@@ -67,6 +69,45 @@ describeEachDialect('fulfilment with the staging simulator', (dialect) => {
     }
     expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'FAILED', failureReason: 'operator_timeout', attempts: MAX_OPERATOR_ATTEMPTS });
     expect(await balance(t.ctx, key)).toBe(1000);
+  });
+
+  it('never fails an order whose outcome is unknown: it stays open, asked about, until the operator answers', async () => {
+    const { ids, key } = await place(t.ctx, ['0744400777']);
+    const calls: string[] = [];
+    let known: Awaited<ReturnType<OperatorConnector['status']>> = { kind: 'unknown', reason: 'status lookup timed out' };
+    const flaky: OperatorConnector = {
+      name: 'flaky',
+      topUp: async () => {
+        calls.push('topUp');
+        throw new Error('socket hang up');
+      },
+      status: async () => (calls.push('status'), known),
+    };
+    const logged: Array<{ level: number; msg: string }> = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    const deps = { ...t.ctx.deps, log };
+    for (let attempt = 1; attempt <= MAX_OPERATOR_ATTEMPTS + 2; attempt++) {
+      expect(await drain(createFulfilmentWorker(deps, flaky))).toBe(1);
+      t.ctx.clock.advance(OPERATOR_RETRY_DELAYS_MS.at(-1)!);
+    }
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'PENDING', attempts: MAX_OPERATOR_ATTEMPTS + 2, failureReason: 'status lookup timed out' });
+    // Sent once; after that only asked about, never sent blind, never refunded.
+    expect(calls).toEqual(['topUp', ...Array.from({ length: MAX_OPERATOR_ATTEMPTS + 1 }, () => 'status')]);
+    expect(await balance(t.ctx, key)).toBe(969.88);
+    expect(logged).toContainEqual(expect.objectContaining({ level: 50, msg: 'operator connector threw; the outcome is unknown' }));
+    known = { kind: 'success', reference: 'LATE-1' };
+    expect(await drain(createFulfilmentWorker(deps, flaky))).toBe(1);
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS', operatorReference: 'LATE-1' });
+  });
+
+  it('gives every operator call a deadline: no answer in time is an unknown outcome, asked about next time', async () => {
+    const { ids } = await place(t.ctx, ['0744400778']);
+    const silent: OperatorConnector = { name: 'silent', topUp: () => new Promise(() => {}), status: async () => ({ kind: 'not_found' }) };
+    expect(await drain(createFulfilmentWorker(t.ctx.deps, silent, { operatorTimeoutMs: 50 }))).toBe(1);
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'PENDING', failureReason: expect.stringMatching(/^no_answer/) });
+    t.ctx.clock.advance(OPERATOR_RETRY_DELAYS_MS[0]!);
+    expect(await drain(worker())).toBe(1);
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS' });
   });
 
   it('takes fast orders before normal ones', async () => {

@@ -93,7 +93,10 @@ export interface TestContext {
  * only the clock, the log and what the test overrides differ.
  */
 export function testDeps(target: DatabaseTarget, env: Record<string, string>, overrides: DepsOverrides = {}): Promise<Service> {
-  return createDeps(loadConfig({ TOPUP_ENV: 'staging', ...env, ...databaseEnv(target) }), { log: pino({ level: 'silent' }), ...overrides });
+  // The failed-auth limit is off unless a suite turns it on: with a clock that stands still, the 401
+  // matrices and the fuzzer would otherwise run into it (auth.security.test.ts tests it).
+  const settings = { TOPUP_ENV: 'staging', TOPUP_AUTH_FAILURES_PER_MINUTE: '0', ...env, ...databaseEnv(target) };
+  return createDeps(loadConfig(settings), { log: pino({ level: 'silent' }), ...overrides });
 }
 
 export async function openTestContext(dialect: Dialect, env: Record<string, string> = {}, resolveHost?: HostResolver): Promise<TestContext> {

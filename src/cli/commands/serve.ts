@@ -57,9 +57,15 @@ export function serveCommand(program: Command): void {
           `\nDemo account ${demo.existing} exists. New key: npx topup keys create --account ${demo.existing}\nServing on ${server.url}\n\n`,
         );
       }
-      onShutdown(deps.log, async () => {
-        await workers?.stop();
-        await server.close();
-      });
+      const timeoutMs = config.shutdownTimeoutMs;
+      onShutdown(
+        deps.log,
+        async () => {
+          // Both at once: the listener stops accepting while the workers finish the calls in hand.
+          await Promise.all([server.close(timeoutMs / 2), workers?.stop()]);
+          await deps.close();
+        },
+        timeoutMs,
+      );
     });
 }

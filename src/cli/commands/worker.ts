@@ -11,11 +11,16 @@ export function workerCommand(program: Command): void {
     .description('run the background workers alone (fulfilment, rate refresh)')
     .action(async () => {
       collectGarbageSooner();
-      const deps = await createDeps(loadConfig());
+      const config = loadConfig();
+      const deps = await createDeps(config);
       const workers = await startWorkers(deps);
-      onShutdown(deps.log, async () => {
-        await workers.stop();
-        await deps.close();
-      });
+      onShutdown(
+        deps.log,
+        async () => {
+          await workers.stop();
+          await deps.close();
+        },
+        config.shutdownTimeoutMs,
+      );
     });
 }
