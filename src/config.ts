@@ -104,7 +104,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   const raw = Object.fromEntries(
     Object.keys(SettingsSchema.properties).flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])),
   );
-  const problems = [...Value.Errors(SettingsSchema, raw)].map((e) => `${e.path.slice(1) || 'settings'}: ${e.message}`);
+  const problems = [...Value.Errors(SettingsSchema, raw)].map((e) => {
+    const name = e.path.slice(1) || 'settings';
+    // A choice is named with its allowed values, not TypeBox's "Expected union value".
+    const choices = (e.schema as { anyOf?: Array<{ const?: unknown }> }).anyOf?.map((option) => option.const);
+    return choices?.every((c) => typeof c === 'string') ? `${name}: must be one of ${choices.join(', ')} (got "${String(e.value)}")` : `${name}: ${e.message}`;
+  });
+  if (raw.PORT !== undefined && Number(raw.PORT) > 65_535) problems.push(`PORT: must be a port number from 0 to 65535 (got ${raw.PORT})`);
   const operators = (raw.TOPUP_OPERATORS ?? 'orange,vodafone,telekom').split(',');
   for (const name of operators) if (!isOperator(name)) problems.push(`TOPUP_OPERATORS: unknown operator "${name}"`);
   if (raw.TOPUP_MAX_ENTRIES !== undefined && Number(raw.TOPUP_MAX_ENTRIES) < 1) problems.push('TOPUP_MAX_ENTRIES: must be at least 1');

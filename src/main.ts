@@ -31,7 +31,11 @@ export interface Service extends Deps {
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Service> {
   const log = overrides.log ?? createLogger(config.logLevel);
-  const store = openStore(config.database, { poolSize: config.dbPoolSize, statementTimeoutMs: config.dbStatementTimeoutMs });
+  const store = openStore(config.database, {
+    poolSize: config.dbPoolSize,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    onConnectionError: (error) => log.warn({ err: error }, 'database connection error (the pool replaces the connection)'),
+  });
   try {
     // Every entry point migrates first: it is idempotent, runs under the migrator's lock, and spares
     // a newcomer the "no such table" surprise on the embedded default.

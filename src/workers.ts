@@ -38,9 +38,16 @@ export async function startWorkers(deps: Deps): Promise<RunningWorkers> {
     void refresh().catch((error: unknown) => deps.log.warn({ err: error }, 'exchange rate refresh failed'));
     timers.push(every(RATE_REFRESH_MS, refresh, deps.log, 'exchange rate refresh'));
   }
+  let listenState = 'listening';
   const listener = await deps.store.listenForWork(
     (topic) => deps.signal.notify(topic),
-    (error) => deps.log.warn({ err: error }, 'LISTEN connection lost; reconnecting'),
+    (error) => deps.log.warn({ err: error }, 'LISTEN connection failed'),
+    (state) => {
+      if (state === listenState) return;
+      listenState = state;
+      if (state === 'reconnecting') deps.log.warn('LISTEN connection lost: reconnecting with back-off; workers poll meanwhile');
+      else deps.log.info('LISTEN connection back: workers are woken by other processes again');
+    },
   );
   fulfilment.start();
   deliveries.start();

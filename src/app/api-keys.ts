@@ -70,7 +70,8 @@ export async function revokeApiKey(deps: Deps, keyId: string, cache?: KeyCache):
   cache?.forgetKey(keyId);
 }
 
-export function listApiKeys(deps: Deps, accountId: string): Promise<ApiKey[]> {
+export async function listApiKeys(deps: Deps, accountId: string): Promise<ApiKey[]> {
+  await requireAccount(deps, accountId);
   return keys.listApiKeys(deps.store.db, accountId);
 }
 

@@ -1,5 +1,6 @@
 import { formatDecimal } from '../domain/money.js';
 import { accountBooks, ordersInImpossibleStates, ordersWithWrongEntries } from '../store/audit.repository.js';
+import { requireAccount } from './accounts.js';
 import type { Deps } from './deps.js';
 
 export interface AuditProblem {
@@ -17,6 +18,7 @@ export interface AuditProblem {
  * impossible state. Read-only.
  */
 export async function audit(deps: Deps, accountId?: string) {
+  if (accountId !== undefined) await requireAccount(deps, accountId);
   const problems: AuditProblem[] = [];
   const books = await accountBooks(deps.store.db, accountId);
   for (const b of books) {

@@ -24,6 +24,8 @@ import { validatorCompiler } from './validation.js';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
 
+const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+
 export interface AppOptions {
   /** Shared with the process's other parts so an in-process revocation takes effect at once. */
   readonly keyCache?: KeyCache;
@@ -67,11 +69,19 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // One line per request: who (address, account), what, how it ended, how long. Probes and scrapes
+  // (/healthz, /readyz, /metrics) every few seconds would drown the rest: they are logged at debug.
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-      'request',
-    );
+    const line = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      client: request.ip,
+      ...(request.principal ? { account: request.principal.accountId } : {}),
+    };
+    if (QUIET_ROUTES.has(request.routeOptions.url ?? '')) request.log.debug(line, 'request');
+    else request.log.info(line, 'request');
   });
   installErrorHandling(app);
   const registry = installMetrics(app);

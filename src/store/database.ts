@@ -8,7 +8,7 @@ import type { Dialect } from './dialect.js';
 import { GroupCommitter } from './group-commit.js';
 import { NestedUnitOfWorkError } from './errors.js';
 import { migrationsFor } from './migrations/index.js';
-import { listenForWork, type WorkTopic } from './notify.js';
+import { listenForWork, type ListenState, type WorkTopic } from './notify.js';
 import { databaseCounters, memoryCounters, type RequestCounters } from './request-counters.js';
 import type { Database } from './schema.js';
 
@@ -40,7 +40,11 @@ export interface Store {
    * connection LISTENs (and reconnects after a drop); SQLite serves one process, where the in-process
    * signal already says it all, so there is nothing to listen to.
    */
-  listenForWork(onWork: (topic: WorkTopic) => void, onError: (error: unknown) => void): Promise<{ close(): Promise<void> }>;
+  listenForWork(
+    onWork: (topic: WorkTopic) => void,
+    onError: (error: unknown) => void,
+    onState?: (state: ListenState) => void,
+  ): Promise<{ close(): Promise<void> }>;
   /**
    * Request counters in fixed windows, for every process using this store (SQLite serves one): `count`
    * adds a request and says how many, `peek` only says.
@@ -57,6 +61,8 @@ export interface StoreOptions {
   readonly poolSize?: number;
   /** PostgreSQL: a statement running longer is cancelled (and the request answered 503). */
   readonly statementTimeoutMs?: number;
+  /** PostgreSQL: an idle pooled connection failed (the pool replaces it); for the log. */
+  readonly onConnectionError?: (error: unknown) => void;
 }
 
 const INT8_OID = 20;
@@ -158,7 +164,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
     ...common,
     transact: (work) => unlessNested(units, () => db.transaction().execute((tx) => runUnitOfWork(work, tx, units))),
     write: (work) => unlessNested(units, () => work(db)),
-    listenForWork: (onWork, onError) => listenForWork(target.url, onWork, onError),
+    listenForWork: (onWork, onError, onState) => listenForWork(target.url, onWork, onError, onState),
     counters: databaseCounters(db),
   };
 }
@@ -174,8 +180,10 @@ function openPostgres(url: string, options: StoreOptions): Db {
   });
   // A client losing its connection (the database restarting, a network cut) must not crash the
   // process: the failing query rejects on its own, the pool drops the client and reconnects later.
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  // The error is reported, never swallowed.
+  const report = options.onConnectionError ?? (() => {});
+  pool.on('error', report);
+  pool.on('connect', (client) => client.on('error', report));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

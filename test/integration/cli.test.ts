@@ -62,6 +62,26 @@ describeEachDialect('the topup command line', (dialect) => {
     expect(json(await topup(env, 'keys', 'revoke', key.id, '--json'))).toEqual({ id: key.id, revoked: true });
   });
 
+  it('prints its version, refuses an unknown account in every command, and lists a customer\'s orders', async () => {
+    const version = await topup(env, '--version');
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const args of [
+      ['keys', 'list', '--account', 'acc_nope'],
+      ['audit', '--account', 'acc_nope'],
+      ['orders', 'list', '--account', 'acc_nope'],
+      ['webhooks', 'list', '--account', 'acc_nope'],
+    ]) {
+      expect(refused(await topup(env, ...args, '--json'))).toBe('topup: No account acc_nope.');
+    }
+    const account = json(await topup(env, 'accounts', 'create', '--name', 'Orders', '--json'));
+    expect(json(await topup(env, 'orders', 'list', '--account', account.id, '--status', 'FAILED', '--json'))).toEqual({
+      data: [],
+      pagination: { page: 1, limit: 20, total: 0, total_pages: 0 },
+    });
+    expect(refused(await topup(env, 'orders', 'list', '--account', account.id, '--status', 'LOST'))).toContain('PENDING, PROCESSING, SUCCESS, FAILED');
+  });
+
   it('portability import', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'topup-cli-'));
     const good = join(dir, 'ported.csv');
@@ -70,7 +90,8 @@ describeEachDialect('the topup command line', (dialect) => {
     const bad = join(dir, 'bad.csv');
     writeFileSync(bad, '0744111222,vodafone\nnot-a-number,orange\n');
     expect(refused(await topup(env, 'portability', 'import', bad, '--json'))).toContain('line 2');
-    expect(refused(await topup(env, 'portability', 'import', join(dir, 'missing.csv'), '--json'))).toContain('ENOENT');
+    // A missing file is said plainly (it once was "unexpected error: ENOENT").
+    expect(refused(await topup(env, 'portability', 'import', join(dir, 'missing.csv'), '--json'))).toBe(`topup: cannot read ${join(dir, 'missing.csv')}: no such file`);
   });
 
   it('demo creates a staging account with credit and a working key', async () => {

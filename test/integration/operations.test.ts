@@ -1,6 +1,6 @@
 import { validate } from '@readme/openapi-parser';
 import { expect, it } from 'vitest';
-import { openTestContext, describeEachDialect, useTestContext } from '../support/harness.js';
+import { closeTestContext, openTestContext, describeEachDialect, useTestContext } from '../support/harness.js';
 
 describeEachDialect('operational endpoints', (dialect) => {
   const t = useTestContext(dialect);
@@ -64,5 +64,29 @@ describeEachDialect('readiness without a database', (dialect) => {
     expect(response.json()).toMatchObject({ code: 'unavailable', status: 503 });
     await ctx.app.close();
     await ctx.database.drop();
+  });
+});
+
+describeEachDialect('request logs', (dialect) => {
+  it('write one line per request with an ISO time, the level by name, the client and the account; probes only at debug', async () => {
+    const { createLogger } = await import('../../src/adapters/logger.js');
+    const { buildApp } = await import('../../src/http/app.js');
+    const lines: Array<Record<string, unknown>> = [];
+    const ctx = await openTestContext(dialect);
+    const log = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const app = await buildApp({ ...ctx.deps, log });
+    try {
+      const { key, accountId } = await ctx.account();
+      await app.inject({ method: 'GET', url: '/healthz', remoteAddress: '198.51.100.4' });
+      await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '198.51.100.4' });
+      await app.inject({ method: 'GET', url: '/v1/account/balance', remoteAddress: '198.51.100.4', headers: { 'x-authorization': key } });
+      const requests = lines.filter((l) => l.msg === 'request');
+      expect(requests).toEqual([
+        expect.objectContaining({ level: 'info', url: '/v1/account/balance', status: 200, client: '198.51.100.4', account: accountId, time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }),
+      ]);
+    } finally {
+      await app.close();
+      await closeTestContext(ctx);
+    }
   });
 });

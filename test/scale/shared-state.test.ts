@@ -53,6 +53,38 @@ describe.skipIf(!hasPostgres)('several processes on one PostgreSQL', () => {
     await database.drop();
   });
 
+  it('keeps LISTENing through an outage of any length: reconnects with back-off, never gives up', async () => {
+    const { TcpProxy } = await import('../support/tcp-proxy.js');
+    const database = await createTestDatabase('postgres');
+    const target = new URL((database.target as { url: string }).url);
+    const proxy = await new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) }).start();
+    const viaProxy = new URL(target);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const store = openStore(database.target);
+    const heard: WorkTopic[] = [];
+    const states: string[] = [];
+    const failures: unknown[] = [];
+    const listener = await listenForWork(viaProxy.toString(), (topic) => heard.push(topic), (error) => failures.push(error), (state) => states.push(state));
+    proxy.cutOff();
+    // Down for long enough that several reconnects fail (the old code tried once, then gave up).
+    for (let i = 0; i < 60 && failures.length < 3; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(failures.length).toBeGreaterThanOrEqual(3);
+    proxy.restore();
+    for (let i = 0; i < 100 && states.at(-1) !== 'listening'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(states[0]).toBe('listening');
+    expect(states.at(-1)).toBe('listening');
+    expect(states).toContain('reconnecting');
+    heard.length = 0;
+    await notifyWorkers(store.db, 'orders');
+    for (let i = 0; i < 100 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(heard).toEqual(['orders']);
+    await listener.close();
+    await proxy.stop();
+    await store.close();
+    await database.drop();
+  }, 30_000);
+
   it('rate-limits a key across API processes and across routes (PostgreSQL store)', async () => {
     const a = await openTestContext('postgres', { TOPUP_RATE_LIMIT_PER_MINUTE: '4' });
     // A second API process on a's database.

@@ -54,6 +54,13 @@ describe('settings', () => {
     }
   });
 
+  it('says which values a choice allows, and refuses a port out of range', () => {
+    expect(() => loadConfig({ TOPUP_ENV: 'prod' })).toThrow('TOPUP_ENV: must be one of staging, production (got "prod")');
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent');
+    expect(() => loadConfig({ PORT: '99999' })).toThrow('PORT: must be a port number from 0 to 65535 (got 99999)');
+    expect(loadConfig({ PORT: '65535' }).port).toBe(65_535);
+  });
+
   it.each([
     [undefined, { kind: 'sqlite', path: './data/topup-staging.db' }],
     ['postgres://u@h/db', { kind: 'postgres', url: 'postgres://u@h/db' }],

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { importPortedNumbers } from '../../app/portability.js';
+import { CommandError } from '../command-error.js';
 import { withDeps } from '../context.js';
 import { emit } from '../output.js';
 
@@ -12,7 +13,9 @@ export function portabilityCommand(program: Command): void {
     .argument('<file>', 'CSV file')
     .option('--json', 'print one JSON object')
     .action(async (file: string, opts: { json?: boolean }) => {
-      const csv = await readFile(file, 'utf8');
+      const csv = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new CommandError(`cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+      });
       await withDeps(async (deps) => {
         const result = await importPortedNumbers(deps, csv);
         emit(!!opts.json, result, `imported ${result.imported} ported numbers`);

@@ -7,7 +7,7 @@ import { startServer } from '../../server.js';
 import { startWorkers } from '../../workers.js';
 import { collectGarbageSooner } from '../heap.js';
 import { curlExample } from '../output.js';
-import { StartupError } from '../errors.js';
+import { CommandError } from '../command-error.js';
 import { onShutdown } from '../shutdown.js';
 
 const portNumber = (value: string): number => {
@@ -43,7 +43,7 @@ export function serveCommand(program: Command): void {
       // Listen first: a process that cannot serve must not stay behind as a headless worker.
       const server = await startServer(deps, listen).catch(async (error: unknown) => {
         await deps.close();
-        throw new StartupError(`cannot listen on ${listen.host}:${listen.port}: ${listenProblem(error)}`);
+        throw new CommandError(`cannot listen on ${listen.host}:${listen.port}: ${listenProblem(error)}`);
       });
       const workers = opts.worker ? await startWorkers(deps) : undefined;
       deps.log.info({ url: server.url, environment: config.environment, database: config.database.kind }, 'listening');
