@@ -43,6 +43,9 @@ export const PageQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** The query of a route that takes none: any parameter is refused. */
+export const NoQuerySchema = Type.Object({}, { additionalProperties: false });
+
 export const PaginationSchema = Type.Object({
   page: Type.Integer(),
   limit: Type.Integer(),

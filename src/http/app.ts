@@ -8,10 +8,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { KeyCache } from '../app/api-keys.js';
 import type { Deps } from '../app/deps.js';
-import { ProblemSchema } from '../contract/common.js';
+import { NoQuerySchema, ProblemSchema } from '../contract/common.js';
 import { requireApiKey } from './auth.js';
 import { installErrorHandling, sendProblem } from './error-handler.js';
+import { installJsonBodyParser } from './json-body.js';
+import { BODY_LIMIT_BYTES } from './limits.js';
 import { installMetrics } from './metrics.js';
+import { answerClientError } from './client-errors.js';
 import { TransportError } from './problem.js';
 import { connectRedis, redisStore, serviceStore } from './rate-limit-stores.js';
 import { accountRoutes } from './routes/v1-account.js';
@@ -22,7 +25,6 @@ import { pingRoute } from './routes/v1-ping.js';
 import { operationsRoutes } from './routes/operations.js';
 import { validatorCompiler } from './validation.js';
 
-export const BODY_LIMIT_BYTES = 256 * 1024;
 
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -55,6 +57,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
         handler,
       ),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+    // Errors below HTTP (headers too large, malformed requests, timeouts) are answered as problem+json
+    // with a request id too, not with Fastify's own JSON.
+    clientErrorHandler: answerClientError,
     // URLs the router refuses before any route runs still get a problem body.
     frameworkErrors: (error, request, reply) =>
       error.code === 'FST_ERR_MAX_PARAM_LENGTH'
@@ -65,6 +70,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setValidatorCompiler(validatorCompiler());
   // JSON is the only body type: text/plain and everything else is refused with 415.
   app.removeContentTypeParser(['text/plain']);
+  installJsonBodyParser(app);
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -115,6 +121,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   await app.register(operationsRoutes(deps, registry));
   await app.register(async (v1) => {
+    // A route that takes no query refuses one, as the listings refuse unknown parameters: a typo such as
+    // `?limt=5` must fail loudly everywhere, not be ignored on some routes.
+    v1.addHook('onRoute', (route) => {
+      route.schema ??= {};
+      route.schema.querystring ??= NoQuerySchema;
+    });
     requireApiKey(v1, deps, keyCache);
     if (deps.config.rateLimitPerMinute > 0) {
       let store = serviceStore(deps);

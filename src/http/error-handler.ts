@@ -65,8 +65,20 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendProblem(request, reply, 'internal_error', `Something went wrong on our side. Quote request id ${request.id} to support.`);
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, 'not_found', `There is no ${request.method} ${request.url.split('?')[0]}.`),
-  );
+  // Every route's method and path, so that a known path asked with another method is 405, not 404.
+  const routes: Array<{ method: string; path: RegExp }> = [];
+  app.addHook('onRoute', (route) => {
+    const path = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, path });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = [...new Set(routes.filter((r) => r.path.test(path)).map((r) => r.method))];
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendProblem(request, reply, 'method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}.`);
+    }
+    return sendProblem(request, reply, 'not_found', `There is no ${request.method} ${path}.`);
+  });
 }
 

@@ -1,7 +1,16 @@
 import type { ErrorCode, FieldProblem } from '../domain/errors.js';
 
 /** Refusals of the transport itself, before or around any use case. */
-export type TransportErrorCode = 'invalid_json' | 'payload_too_large' | 'unsupported_media_type' | 'rate_limited' | 'internal_error';
+export type TransportErrorCode =
+  | 'invalid_json'
+  | 'malformed_request'
+  | 'method_not_allowed'
+  | 'request_timeout'
+  | 'payload_too_large'
+  | 'headers_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal_error';
 
 /** A refusal by the transport (a rate limit, say), answered like a broken rule: plainly, with its code. */
 export class TransportError extends Error {
@@ -22,14 +31,18 @@ export const PROBLEMS: Readonly<Record<ProblemCode, { status: number; title: str
   validation_failed: { status: 400, title: 'The request is not valid' },
   invalid_json: { status: 400, title: 'The body is not valid JSON' },
   invalid_query: { status: 400, title: 'The query string is not valid' },
+  malformed_request: { status: 400, title: 'The request is not well-formed HTTP' },
   missing_api_key: { status: 401, title: 'API key missing' },
   invalid_api_key: { status: 401, title: 'API key not valid' },
   wrong_environment: { status: 401, title: 'API key of another environment' },
   insufficient_funds: { status: 402, title: 'Not enough credit' },
   not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'This method is not allowed here' },
+  request_timeout: { status: 408, title: 'The request took too long to arrive' },
   idempotency_key_in_use: { status: 409, title: 'A request with this idempotency key is still running' },
   payload_too_large: { status: 413, title: 'The body is too large' },
   unsupported_media_type: { status: 415, title: 'The body must be application/json' },
+  headers_too_large: { status: 431, title: 'The request headers are too large' },
   invalid_recharge: { status: 422, title: 'The recharge request cannot be accepted' },
   idempotency_key_reused: { status: 422, title: 'The idempotency key was used with another request' },
   unknown_webhook: { status: 422, title: 'No webhook endpoint with that name' },

@@ -37,8 +37,27 @@ function withPosition(problem: FieldProblem): FieldProblem {
   return match ? { arrayPosition: Number(match[1]), ...problem } : problem;
 }
 
+/**
+ * A choice of constants (`status=bogus`) fails once per constant and once more for the choice; those
+ * become one problem that names the allowed values.
+ */
+function collapseChoices(errors: readonly ErrorObject[], root: string): Array<ErrorObject | FieldProblem> {
+  const allowed = new Map<string, unknown[]>();
+  for (const e of errors) if (e.keyword === 'const') allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), e.params.allowedValue]);
+  const out: Array<ErrorObject | FieldProblem> = [];
+  for (const e of errors) {
+    const values = allowed.get(e.instancePath);
+    if (!values) out.push(e);
+    else if (e.keyword === 'anyOf') {
+      const field = fieldPath(e.instancePath) || root;
+      out.push({ field, code: 'invalid_value', message: `${field} must be one of ${values.map(String).join(', ')}` });
+    }
+  }
+  return out;
+}
+
 export function fieldProblems(errors: readonly ErrorObject[], root: string): FieldProblem[] {
-  return errors.map((e) => withPosition(problemOf(e, root)));
+  return collapseChoices(errors, root).map((e) => withPosition('keyword' in e ? problemOf(e, root) : e));
 }
 
 function problemOf(e: ErrorObject, root: string): FieldProblem {

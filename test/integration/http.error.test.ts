@@ -51,7 +51,57 @@ describeEachDialect('HTTP conventions', (dialect) => {
 
   it('answers unknown routes with 404 problem+json', async () => {
     problem(await t.ctx.call(undefined, { method: 'GET', url: '/v1/nothing-here' }), 404, 'not_found');
-    problem(await t.ctx.call(undefined, { method: 'DELETE', url: '/v1/account' }), 404, 'not_found');
+    // A known path asked with another method is 405 with Allow (it was 404 once).
+    const wrongMethod = await t.ctx.call(undefined, { method: 'DELETE', url: '/v1/account' });
+    problem(wrongMethod, 405, 'method_not_allowed');
+    expect(wrongMethod.headers.allow).toBe('GET');
+    const getRecharge = await t.ctx.call(undefined, { method: 'GET', url: '/v1/recharge' });
+    problem(getRecharge, 405, 'method_not_allowed');
+    expect(getRecharge.headers.allow).toBe('POST');
+    expect((await t.ctx.call(undefined, { method: 'PUT', url: '/v1/account/recharges/0192f1a0-0000-7000-8000-000000000000' })).headers.allow).toBe('GET');
+  });
+
+  it('says what it refuses: a __proto__ key, a value outside a choice, a parameter a route does not take', async () => {
+    const { key } = await t.ctx.account();
+    const proto = await t.ctx.call(key, {
+      method: 'POST',
+      url: '/v1/check-number',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"phone_number":"0744123456","__proto__":{"admin":true}}',
+    });
+    problem(proto, 400, 'validation_failed');
+    expect(proto.json().detail).toContain('__proto__');
+    const bogus = await t.ctx.call(key, { method: 'GET', url: '/v1/account/recharges?status=bogus' });
+    problem(bogus, 400, 'invalid_query');
+    expect(bogus.json().errors).toEqual([{ field: 'status', code: 'invalid_value', message: 'status must be one of PENDING, PROCESSING, SUCCESS, FAILED' }]);
+    for (const url of ['/v1/account/balance?verbose=1', '/v1/account?limt=5']) {
+      const unknown = await t.ctx.call(key, { method: 'GET', url });
+      problem(unknown, 400, 'invalid_query');
+    }
+  });
+
+  it('answers errors below HTTP (oversized headers, malformed requests) as problem+json with a request id', async () => {
+    const { connect } = await import('node:net');
+    await t.ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.ctx.app.server.address() as { port: number };
+    const raw = (text: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(text));
+        let out = '';
+        socket.on('data', (chunk) => (out += chunk.toString()));
+        socket.on('close', () => resolve(out));
+      });
+    for (const [text, status, code] of [
+      [`GET /v1/account HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`, 431, 'headers_too_large'],
+      ['GARBAGE\r\n\r\n', 400, 'malformed_request'],
+    ] as const) {
+      const answer = await raw(text);
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+      expect(head).toMatch(/content-type: application\/problem\+json/i);
+      expect(head).toMatch(/x-request-id: req_[0-9a-f]{32}/i);
+      expect(JSON.parse(body!)).toMatchObject({ status, code, success: false });
+    }
   });
 
   it('puts X-Request-Id on successful responses too', async () => {
