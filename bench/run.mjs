@@ -181,9 +181,15 @@ async function bigAccountScenario(env) {
   const service = await startService(env);
   try {
     const auth = { 'x-authorization': account.key };
+    // The deepest page of 20 but one, by page number (an offset the database walks) and by keyset (after=
+    // the last order of the page before, entered straight through the listing index).
+    const deepPage = Math.floor(BIG_ACCOUNT_ORDERS / 20) - 1;
+    const cursor = `00000000-0000-4000-8000-${String(BIG_ACCOUNT_ORDERS - (deepPage - 1) * 20).padStart(12, '0')}`;
     for (const [name, path] of [
       [`GET /v1/account (${BIG_ACCOUNT_ORDERS.toLocaleString('en')} orders)`, '/v1/account'],
       [`GET /v1/account/recharges, first page (${BIG_ACCOUNT_ORDERS.toLocaleString('en')} orders)`, '/v1/account/recharges'],
+      [`GET /v1/account/recharges, page ${deepPage.toLocaleString('en')} by page number`, `/v1/account/recharges?page=${deepPage}`],
+      [`GET /v1/account/recharges, page ${deepPage.toLocaleString('en')} by after= (keyset)`, `/v1/account/recharges?after=${cursor}`],
     ]) {
       const request = { method: 'GET', path, headers: auth };
       record(name, await load(service.url, request, service.child.pid), await load(baseline.url, request));

@@ -1,7 +1,7 @@
 import type { Deposit } from '../domain/deposit.js';
 import { AppError } from '../domain/errors.js';
 import { parseDecimal } from '../domain/money.js';
-import { pageInfo, type PageInfo, type PageRequest } from '../domain/pagination.js';
+import { cursorInfo, pageInfo, type CursorInfo, type PageInfo, type PageRequest } from '../domain/pagination.js';
 import { creditDeposit } from '../store/accounts.repository.js';
 import * as deposits from '../store/deposits.repository.js';
 import { appendLedgerEntries } from '../store/ledger.repository.js';
@@ -36,8 +36,22 @@ export async function addDeposit(
   return { deposit, balance };
 }
 
-/** One page of an account's deposits, most recent first. */
-export async function listDeposits(deps: Deps, accountId: string, page: PageRequest): Promise<{ deposits: Deposit[]; page: PageInfo }> {
+/** One page of an account's deposits, most recent first: page `page`, or the ones after `after`. */
+export async function listDeposits(
+  deps: Deps,
+  accountId: string,
+  query: PageRequest & { readonly after?: string },
+): Promise<{ deposits: Deposit[]; page: PageInfo | CursorInfo }> {
+  if (query.after !== undefined) {
+    const request = { after: query.after, limit: query.limit };
+    const { rows, total } = await deposits.listDeposits(deps.store.db, accountId, request);
+    if (!rows) {
+      const message = `after: no deposit ${query.after} in this account`;
+      throw new AppError('invalid_query', message, [{ field: 'after', code: 'invalid', message }]);
+    }
+    return { deposits: rows, page: cursorInfo(request, total, rows.map((d) => d.id)) };
+  }
+  const page = { page: query.page, limit: query.limit };
   const { rows, total } = await deposits.listDeposits(deps.store.db, accountId, page);
-  return { deposits: rows, page: pageInfo(page, total) };
+  return { deposits: rows ?? [], page: pageInfo(page, total) };
 }

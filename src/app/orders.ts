@@ -1,7 +1,7 @@
 import type { OrderQuery } from '../contract/orders.js';
 import { AppError } from '../domain/errors.js';
 import type { Order, OrderFilter, OrderListEntry } from '../domain/order.js';
-import { pageInfo, type PageInfo } from '../domain/pagination.js';
+import { cursorInfo, pageInfo, type CursorInfo, type PageInfo } from '../domain/pagination.js';
 import { parseRomanianMobile } from '../domain/phone-number.js';
 import * as orders from '../store/orders.repository.js';
 import type { Deps } from './deps.js';
@@ -28,11 +28,25 @@ function toFilter(query: OrderQuery): OrderFilter {
   return { status: query.status, msisdn, documentId: query.document_id, from, to };
 }
 
-/** One page of the account's orders matching the query, most recent first. */
-export async function listOrders(deps: Deps, accountId: string, query: OrderQuery): Promise<{ orders: OrderListEntry[]; page: PageInfo }> {
+/**
+ * One page of the account's orders matching the query, most recent first: page `page`, or with `after`
+ * the `limit` orders that follow that one (keyset paging: as fast at any depth).
+ */
+export async function listOrders(
+  deps: Deps,
+  accountId: string,
+  query: OrderQuery,
+): Promise<{ orders: OrderListEntry[]; page: PageInfo | CursorInfo }> {
+  const filter = toFilter(query);
+  if (query.after !== undefined) {
+    const request = { after: query.after.toLowerCase(), limit: query.limit };
+    const { rows, total } = await orders.listOrders(deps.store.db, accountId, filter, request);
+    if (!rows) throw badQuery('after', `after: no recharge order ${query.after} in this account`);
+    return { orders: rows, page: cursorInfo(request, total, rows.map((o) => o.id)) };
+  }
   const page = { page: query.page, limit: query.limit };
-  const { rows, total } = await orders.listOrders(deps.store.db, accountId, toFilter(query), page);
-  return { orders: rows, page: pageInfo(page, total) };
+  const { rows, total } = await orders.listOrders(deps.store.db, accountId, filter, page);
+  return { orders: rows ?? [], page: pageInfo(page, total) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

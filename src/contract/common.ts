@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CURRENCIES } from '../domain/currency.js';
 import { OPERATORS } from '../domain/operators.js';
-import { DEFAULT_PAGE, MAX_PAGE, MAX_PAGE_LIMIT, type PageInfo } from '../domain/pagination.js';
+import { DEFAULT_PAGE, MAX_PAGE, MAX_PAGE_LIMIT, type CursorInfo, type PageInfo } from '../domain/pagination.js';
 
 // Shapes every part of the contract shares. Framework-free TypeBox: the same schemas validate requests
 // (http/), make the OpenAPI document, and give the use cases and presenters their types (Static<>).
@@ -46,6 +46,12 @@ export const PageQuerySchema = Type.Object(
 /** The query of a route that takes none: any parameter is refused. */
 export const NoQuerySchema = Type.Object({}, { additionalProperties: false });
 
+/** Deposits: `page`, or `after` a deposit id for the next ones by keyset. */
+export const DepositQuerySchema = Type.Composite(
+  [PageQuerySchema, Type.Object({ after: Type.Optional(Type.String({ pattern: '^dep_[a-z2-7]{26}$', description: 'the deposits after this one (keyset paging)' })) })],
+  { additionalProperties: false },
+);
+
 export const PaginationSchema = Type.Object({
   page: Type.Integer(),
   limit: Type.Integer(),
@@ -53,12 +59,25 @@ export const PaginationSchema = Type.Object({
   total_pages: Type.Integer(),
 });
 
-export const envelopeOf = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), pagination: PaginationSchema });
+/** With `after`: the cursor given, and the one to give next (null once a page comes back short). */
+export const CursorPaginationSchema = Type.Object({
+  after: Type.String(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  total_pages: Type.Integer(),
+  next_after: Type.Union([Type.String(), Type.Null()]),
+});
 
-/** The paginated envelope of the interface document: `{data, pagination}`. */
-export const envelope = <T>(data: T[], page: PageInfo) => ({
+export const envelopeOf = <T extends TSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), pagination: Type.Union([PaginationSchema, CursorPaginationSchema]) });
+
+/** The paginated envelope of the interface document: `{data, pagination}` (keyset paging adds its cursor). */
+export const envelope = <T>(data: T[], page: PageInfo | CursorInfo) => ({
   data,
-  pagination: { page: page.page, limit: page.limit, total: page.total, total_pages: page.total_pages },
+  pagination:
+    'after' in page
+      ? { after: page.after, limit: page.limit, total: page.total, total_pages: page.total_pages, next_after: page.next_after }
+      : { page: page.page, limit: page.limit, total: page.total, total_pages: page.total_pages },
 });
 
 /** Money and rates as exact decimal text ("5.00", "4.9773"). */

@@ -51,6 +51,7 @@ export const OrderQuerySchema = Type.Composite(
       document_id: Type.Optional(Type.String({ format: 'uuid' })),
       from: Type.Optional(Type.String({ format: 'date-time', description: 'created at or after (ISO 8601)' })),
       to: Type.Optional(Type.String({ format: 'date-time', description: 'created before (ISO 8601)' })),
+      after: Type.Optional(Type.String({ format: 'uuid', description: 'the orders after this one in the listing (keyset paging; `page` is then ignored)' })),
     }),
   ],
   { additionalProperties: false },

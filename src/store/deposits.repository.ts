@@ -1,6 +1,6 @@
 import type { Currency } from '../domain/currency.js';
 import type { Deposit } from '../domain/deposit.js';
-import { pageOffset, type PageRequest } from '../domain/pagination.js';
+import { isCursor, pageOffset, type CursorRequest, type PageRequest } from '../domain/pagination.js';
 import { big, num } from './convert.js';
 import type { Db, Tx } from './database.js';
 
@@ -22,18 +22,18 @@ export async function insertDeposit(tx: Tx, deposit: Deposit): Promise<void> {
 export async function listDeposits(
   db: Db,
   accountId: string,
-  page: PageRequest,
-): Promise<{ rows: Deposit[]; total: number }> {
+  page: PageRequest | CursorRequest,
+): Promise<{ rows: Deposit[] | undefined; total: number }> {
+  let rowsQuery = db.selectFrom('deposits').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit);
+  if (isCursor(page)) {
+    const cursor = await db.selectFrom('deposits').select(['created_at', 'id']).where('account_id', '=', accountId).where('id', '=', page.after).executeTakeFirst();
+    if (!cursor) return { rows: undefined, total: 0 };
+    rowsQuery = rowsQuery.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(cursor.created_at, cursor.id)));
+  } else {
+    rowsQuery = rowsQuery.offset(pageOffset(page));
+  }
   const [rows, count] = await Promise.all([
-    db
-      .selectFrom('deposits')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit)
-      .offset(pageOffset(page))
-      .execute(),
+    rowsQuery.execute(),
     db
       .selectFrom('deposits')
       .select((eb) => eb.fn.countAll().as('total'))

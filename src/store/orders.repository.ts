@@ -3,7 +3,7 @@ import type { Currency } from '../domain/currency.js';
 import type { Operator } from '../domain/operators.js';
 import type { Order, OrderFilter, OrderListEntry, OrderTotals } from '../domain/order.js';
 import type { OrderStatus } from '../domain/order-status.js';
-import { pageOffset, type PageRequest } from '../domain/pagination.js';
+import { isCursor, pageOffset, type CursorRequest, type PageRequest } from '../domain/pagination.js';
 import { big, flag, num } from './convert.js';
 import type { Db, Tx } from './database.js';
 import { appendLedgerEntries } from './ledger.repository.js';
@@ -219,26 +219,38 @@ export async function refundOrder(tx: Tx, order: Order): Promise<bigint> {
 
 const hasFilter = (f: OrderFilter) => Object.values(f).some((v) => v !== undefined);
 
-/** One page of an account's orders, most recent first, and how many match in all. */
+/**
+ * One page of an account's orders, most recent first, and how many match in all: by page number (an
+ * offset), or after a given order (a keyset: the listing index is entered at that order, however deep).
+ * `rows` is undefined when `after` names no order of the account.
+ */
 export async function listOrders(
   db: Db,
   accountId: string,
   filter: OrderFilter,
-  page: PageRequest,
-): Promise<{ rows: OrderListEntry[]; total: number }> {
+  page: PageRequest | CursorRequest,
+): Promise<{ rows: OrderListEntry[] | undefined; total: number }> {
   let query = db.selectFrom('orders').where('account_id', '=', accountId);
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.msisdn) query = query.where('msisdn', '=', filter.msisdn);
   if (filter.documentId) query = query.where('document_id', '=', filter.documentId);
   if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
-  const rowsQuery = query
-    .select(LIST_COLUMNS)
-    .orderBy('created_at', 'desc')
-    .orderBy('array_position', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(pageOffset(page));
+  let rowsQuery = query.select(LIST_COLUMNS).orderBy('created_at', 'desc').orderBy('array_position', 'desc').orderBy('id', 'desc').limit(page.limit);
+  if (isCursor(page)) {
+    const cursor = await db
+      .selectFrom('orders')
+      .select(['created_at', 'array_position', 'id'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', page.after)
+      .executeTakeFirst();
+    if (!cursor) return { rows: undefined, total: 0 };
+    rowsQuery = rowsQuery.where((eb) =>
+      eb(eb.refTuple('created_at', 'array_position', 'id'), '<', eb.tuple(cursor.created_at, cursor.array_position, cursor.id)),
+    );
+  } else {
+    rowsQuery = rowsQuery.offset(pageOffset(page));
+  }
   // Without a filter the count is kept on the account row: no scan over a million orders.
   const countQuery = hasFilter(filter)
     ? query.select((eb) => eb.fn.countAll().as('total'))

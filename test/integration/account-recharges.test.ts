@@ -80,6 +80,34 @@ describeEachDialect('GET /v1/account/recharges', (dialect) => {
     },
   );
 
+  it('pages by keyset with after=: the same orders as by page number, at any depth, filters kept', async () => {
+    const get = async (url: string) => (await t.ctx.call(account.key, { method: 'GET', url })).json();
+    const byPage = [...(await get('/v1/account/recharges?limit=4&page=1')).data];
+    for (let p = 2; p <= 7; p++) byPage.push(...(await get(`/v1/account/recharges?limit=4&page=${p}`)).data);
+    const byCursor = [...(await get('/v1/account/recharges?limit=4')).data];
+    let after: string | null = byCursor.at(-1).recharge_uuid;
+    let last: Record<string, unknown> = {};
+    while (after) {
+      const page = await get(`/v1/account/recharges?limit=4&after=${after}`);
+      byCursor.push(...page.data);
+      last = page.pagination;
+      after = page.pagination.next_after;
+    }
+    expect(byCursor.map((o: { recharge_uuid: string }) => o.recharge_uuid)).toEqual(byPage.map((o: { recharge_uuid: string }) => o.recharge_uuid));
+    expect(byCursor).toHaveLength(25);
+    expect(last).toEqual({ after: byCursor[23].recharge_uuid, limit: 4, total: 25, total_pages: 7, next_after: null });
+    // With a filter: the orders after one, among the failed only.
+    const failed = await get('/v1/account/recharges?status=FAILED&limit=2');
+    const next = await get(`/v1/account/recharges?status=FAILED&limit=2&after=${failed.data[1].recharge_uuid}`);
+    expect(next.data.map((o: { recharge_status: string }) => o.recharge_status)).toEqual(['FAILED', 'FAILED']);
+    expect(next.pagination).toMatchObject({ total: 5, next_after: next.data[1].recharge_uuid });
+    // An order of no such account, or none at all, is a bad cursor.
+    const other = await t.ctx.account();
+    const unknown = await t.ctx.call(other.key, { method: 'GET', url: `/v1/account/recharges?after=${ids[0]}` });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ code: 'invalid_query', errors: [expect.objectContaining({ field: 'after' })] });
+  });
+
   it('refuses from after to', async () => {
     const response = await t.ctx.call(account.key, { method: 'GET', url: '/v1/account/recharges?from=2026-03-02T00:00:00Z&to=2026-03-01T00:00:00Z' });
     expect(response.statusCode).toBe(400);

@@ -60,6 +60,21 @@ describeEachDialect('account reads', (dialect) => {
     expect(beyond).toEqual({ data: [], pagination: { page: 9, limit: 10, total: 25, total_pages: 3 } });
   });
 
+  it('pages deposits by keyset with after=', async () => {
+    const account = await t.ctx.account();
+    for (let i = 1; i <= 7; i++) {
+      t.ctx.clock.advance(1000);
+      await addDeposit(t.ctx.deps, { accountId: account.accountId, amount: `${i}.00` });
+    }
+    const get = async (url: string) => (await t.ctx.call(account.key, { method: 'GET', url })).json();
+    const first = await get('/v1/account/deposits?limit=3');
+    const second = await get(`/v1/account/deposits?limit=3&after=${first.data[2].id}`);
+    const third = await get(`/v1/account/deposits?limit=3&after=${second.pagination.next_after}`);
+    expect([...first.data, ...second.data, ...third.data].map((d: { amount: number }) => d.amount)).toEqual([7, 6, 5, 4, 3, 2, 1]);
+    expect(third.pagination).toEqual({ after: second.data[2].id, limit: 3, total: 7, total_pages: 3, next_after: null });
+    expect((await t.ctx.call(account.key, { method: 'GET', url: '/v1/account/deposits?after=dep_aaaaaaaaaaaaaaaaaaaaaaaaaa' })).statusCode).toBe(400);
+  });
+
   it('an account without deposits has an empty first page', async () => {
     const account = await t.ctx.account();
     expect((await t.ctx.call(account.key, { method: 'GET', url: '/v1/account/deposits' })).json()).toEqual({

@@ -3,7 +3,7 @@ import { requireAccount } from '../../app/accounts.js';
 import type { Deps } from '../../app/deps.js';
 import { listDeposits } from '../../app/deposits.js';
 import { AccountSummarySchema, BalanceSchema, DepositRecordSchema, presentAccountSummary, presentBalance, presentDeposit } from '../../contract/account.js';
-import { envelope, envelopeOf, PageQuerySchema, problemResponses } from '../../contract/common.js';
+import { DepositQuerySchema, envelope, envelopeOf, problemResponses } from '../../contract/common.js';
 import { principalOf } from '../auth.js';
 
 export const accountRoutes =
@@ -26,7 +26,7 @@ export const accountRoutes =
         schema: {
           summary: 'Deposits, most recent first',
           tags,
-          querystring: PageQuerySchema,
+          querystring: DepositQuerySchema,
           response: { 200: envelopeOf(DepositRecordSchema), ...problemResponses },
         },
       },
