@@ -18,6 +18,9 @@ const MAX_BATCH = 256;
 const SLICE_MS = 10;
 
 // Fixed statements, compiled once: they run around every unit.
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
 const SAVEPOINT = CompiledQuery.raw('savepoint unit');
 const RELEASE = CompiledQuery.raw('release savepoint unit');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint unit');
@@ -54,23 +57,34 @@ export class GroupCommitter {
         const batch = this.queue.splice(0, MAX_BATCH);
         const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
         try {
-          await this.db.transaction().execute(async (tx) => {
-            let sliceStarted = performance.now();
-            for (const job of batch) {
-              if (performance.now() - sliceStarted > SLICE_MS) {
-                await yieldToEventLoop();
-                sliceStarted = performance.now();
+          await this.db.connection().execute(async (connection) => {
+            // BEGIN IMMEDIATE takes the write lock at once, waiting (busy_timeout) while another process
+            // holds it: a deferred BEGIN that reads first fails with SQLITE_BUSY when it tries to write
+            // while another process writes (`serve --no-worker` and `topup worker` on one file).
+            await connection.executeQuery(BEGIN_IMMEDIATE);
+            try {
+              const tx = connection as unknown as Tx;
+              let sliceStarted = performance.now();
+              for (const job of batch) {
+                if (performance.now() - sliceStarted > SLICE_MS) {
+                  await yieldToEventLoop();
+                  sliceStarted = performance.now();
+                }
+                await tx.executeQuery(SAVEPOINT);
+                try {
+                  const value = await job.work(tx);
+                  await tx.executeQuery(RELEASE);
+                  outcomes.push({ ok: true, value });
+                } catch (error) {
+                  await tx.executeQuery(ROLLBACK_TO);
+                  await tx.executeQuery(RELEASE);
+                  outcomes.push({ ok: false, error });
+                }
               }
-              await tx.executeQuery(SAVEPOINT);
-              try {
-                const value = await job.work(tx);
-                await tx.executeQuery(RELEASE);
-                outcomes.push({ ok: true, value });
-              } catch (error) {
-                await tx.executeQuery(ROLLBACK_TO);
-                await tx.executeQuery(RELEASE);
-                outcomes.push({ ok: false, error });
-              }
+              await connection.executeQuery(COMMIT);
+            } catch (error) {
+              await connection.executeQuery(ROLLBACK).catch(() => {});
+              throw error;
             }
           });
         } catch (error) {
