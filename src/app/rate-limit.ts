@@ -12,21 +12,13 @@ export interface WindowUse {
  */
 export async function countRequest(deps: Deps, key: string, windowMs: number): Promise<WindowUse> {
   const now = deps.clock.now();
-  const { count, resetAt } = await deps.store.counters.count(key, now, windowMs);
+  const { count, resetAt } = await deps.store.countRequest(key, now, windowMs);
   return { count, ttlMs: resetAt - now };
 }
 
 export const AUTH_FAILURE_WINDOW_MS = 60_000;
-const failuresOf = (address: string) => `auth-failures:${address}`;
-
-/** Requests without a valid key from this client address in the current minute, before any lookup. */
-export async function authFailures(deps: Deps, address: string): Promise<WindowUse> {
-  const now = deps.clock.now();
-  const { count, resetAt } = await deps.store.counters.peek(failuresOf(address), now, AUTH_FAILURE_WINDOW_MS);
-  return { count, ttlMs: resetAt - now };
-}
 
 /** One more request without a valid key from this client address. */
 export function countAuthFailure(deps: Deps, address: string): Promise<WindowUse> {
-  return countRequest(deps, failuresOf(address), AUTH_FAILURE_WINDOW_MS);
+  return countRequest(deps, `auth-failures:${address}`, AUTH_FAILURE_WINDOW_MS);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type KeyCache } from '../app/api-keys.js';
 import type { Deps } from '../app/deps.js';
-import { authFailures, countAuthFailure, type WindowUse } from '../app/rate-limit.js';
+import { countAuthFailure, type WindowUse } from '../app/rate-limit.js';
 import type { Principal } from '../domain/api-key.js';
 import { AppError } from '../domain/errors.js';
 import { TransportError } from './problem.js';
@@ -13,6 +13,8 @@ declare module 'fastify' {
 }
 
 const AUTH_CODES = new Set(['missing_api_key', 'invalid_api_key', 'wrong_environment']);
+/** Addresses blocked at once in one process; past it the oldest block is forgotten (it is counted still). */
+const MAX_BLOCKED = 100_000;
 
 /** The draft IETF RateLimit headers, as the per-key limiter sends them, for the failed-auth budget. */
 function rateLimitHeaders(reply: FastifyReply, limit: number, used: WindowUse): void {
@@ -28,13 +30,21 @@ function rateLimitHeaders(reply: FastifyReply, limit: number, used: WindowUse): 
  * an address is answered 429 before its key is even hashed or looked up (made-up keys cost a hash and
  * a lookup each, and the per-key limit never sees them). A valid key from a blocked address waits too,
  * until the minute is over.
+ *
+ * Failures are counted in the store (shared by every process); the block itself is kept in this
+ * process, learned from the count of the failure that crossed the limit, so that an authenticated
+ * request reads nothing more than before.
  */
 export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCache): void {
   const limit = deps.config.authFailuresPerMinute;
+  const blocked = new Map<string, { count: number; until: number }>();
   scope.addHook('onRequest', async (request, reply) => {
-    if (limit > 0) {
-      const used = await authFailures(deps, request.ip);
-      if (used.count >= limit) {
+    if (limit > 0 && blocked.size > 0) {
+      const block = blocked.get(request.ip);
+      const now = deps.clock.now();
+      if (block && block.until <= now) blocked.delete(request.ip);
+      else if (block) {
+        const used = { count: block.count, ttlMs: block.until - now };
         rateLimitHeaders(reply, limit, used);
         const seconds = Math.ceil(used.ttlMs / 1000);
         reply.header('retry-after', String(seconds));
@@ -45,7 +55,14 @@ export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCach
     try {
       request.principal = await authenticate(deps, cache, Array.isArray(header) ? header[0] : header);
     } catch (error) {
-      if (limit > 0 && error instanceof AppError && AUTH_CODES.has(error.code)) rateLimitHeaders(reply, limit, await countAuthFailure(deps, request.ip));
+      if (limit > 0 && error instanceof AppError && AUTH_CODES.has(error.code)) {
+        const used = await countAuthFailure(deps, request.ip);
+        rateLimitHeaders(reply, limit, used);
+        if (used.count >= limit) {
+          if (blocked.size >= MAX_BLOCKED) blocked.delete(blocked.keys().next().value!);
+          blocked.set(request.ip, { count: used.count, until: deps.clock.now() + used.ttlMs });
+        }
+      }
       throw error;
     }
   });

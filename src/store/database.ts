@@ -9,7 +9,7 @@ import { GroupCommitter } from './group-commit.js';
 import { NestedUnitOfWorkError } from './errors.js';
 import { migrationsFor } from './migrations/index.js';
 import { listenForWork, type ListenState, type WorkTopic } from './notify.js';
-import { databaseCounters, memoryCounters, type RequestCounters } from './request-counters.js';
+import { databaseCounter, memoryCounter, type CountRequest } from './request-counters.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -45,11 +45,8 @@ export interface Store {
     onError: (error: unknown) => void,
     onState?: (state: ListenState) => void,
   ): Promise<{ close(): Promise<void> }>;
-  /**
-   * Request counters in fixed windows, for every process using this store (SQLite serves one): `count`
-   * adds a request and says how many, `peek` only says.
-   */
-  readonly counters: RequestCounters;
+  /** Counts a request in the fixed window containing `now`, for every process using this store (SQLite serves one). */
+  readonly countRequest: CountRequest;
   /** Applies pending migrations (under the migrator's lock) and returns the names applied now. */
   migrate(): Promise<string[]>;
   /** Resolves when the database answers. */
@@ -157,7 +154,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
       transact: (work) => unlessNested(units, () => committer.transact((tx) => runUnitOfWork(work, tx, units))),
       write: (work) => unlessNested(units, () => committer.transact(work)),
       listenForWork: async () => ({ close: async () => {} }),
-      counters: memoryCounters(),
+      countRequest: memoryCounter(),
     };
   }
   return {
@@ -165,7 +162,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
     transact: (work) => unlessNested(units, () => db.transaction().execute((tx) => runUnitOfWork(work, tx, units))),
     write: (work) => unlessNested(units, () => work(db)),
     listenForWork: (onWork, onError, onState) => listenForWork(target.url, onWork, onError, onState),
-    counters: databaseCounters(db),
+    countRequest: databaseCounter(db),
   };
 }
 

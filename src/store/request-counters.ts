@@ -9,11 +9,6 @@ export interface WindowCount {
 
 export type CountRequest = (key: string, now: number, windowMs: number) => Promise<WindowCount>;
 
-/** Request counters: `count` adds one and says how many; `peek` only says. */
-export interface RequestCounters {
-  readonly count: CountRequest;
-  readonly peek: CountRequest;
-}
 
 const MEMORY_WINDOWS_MAX = 100_000;
 
@@ -22,14 +17,9 @@ const MEMORY_WINDOWS_MAX = 100_000;
  * request. Windows past are replaced as keys come back; the map is bounded, forgetting the key counted
  * longest ago when full.
  */
-export function memoryCounters(): RequestCounters {
+export function memoryCounter(): CountRequest {
   const windows = new Map<string, { start: number; count: number }>();
-  const peek: CountRequest = async (key, now, windowMs) => {
-    const start = Math.floor(now / windowMs) * windowMs;
-    const current = windows.get(key);
-    return { count: current && current.start === start ? current.count : 0, resetAt: start + windowMs };
-  };
-  const count: CountRequest = async (key, now, windowMs) => {
+  return async (key, now, windowMs) => {
     const start = Math.floor(now / windowMs) * windowMs;
     const current = windows.get(key);
     const next = current && current.start === start ? { start, count: current.count + 1 } : { start, count: 1 };
@@ -39,20 +29,14 @@ export function memoryCounters(): RequestCounters {
     windows.set(key, next);
     return { count: next.count, resetAt: start + windowMs };
   };
-  return { count, peek };
 }
 
 /**
  * PostgreSQL serves many processes: one statement (an upsert) counts a request in the shared table,
  * so concurrent API processes never lose a count.
  */
-export function databaseCounters(db: Db): RequestCounters {
-  const peek: CountRequest = async (key, now, windowMs) => {
-    const windowStart = Math.floor(now / windowMs) * windowMs;
-    const row = await db.selectFrom('rate_limit_counters').select('count').where('key', '=', key).where('window_start', '=', windowStart).executeTakeFirst();
-    return { count: row ? num(row.count) : 0, resetAt: windowStart + windowMs };
-  };
-  const count: CountRequest = async (key, now, windowMs) => {
+export function databaseCounter(db: Db): CountRequest {
+  return async (key, now, windowMs) => {
     const windowStart = Math.floor(now / windowMs) * windowMs;
     const row = await db
       .insertInto('rate_limit_counters')
@@ -72,7 +56,6 @@ export function databaseCounters(db: Db): RequestCounters {
       .executeTakeFirstOrThrow();
     return { count: num(row.count), resetAt: num(row.window_start) + windowMs };
   };
-  return { count, peek };
 }
 
 export async function deleteOldCounters(db: Db, before: number): Promise<number> {
