@@ -12,6 +12,9 @@ import { pino } from 'pino';
 import { addWebhook, benchNumbers, createDeps, loadConfig, root, seedAccount, waitReady } from './seed.mjs';
 
 const quick = process.argv.includes('--quick');
+// --only http|big-account|drain|webhooks runs one group of scenarios (the others take minutes).
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const runs = (group) => only === undefined || only === group;
 const DURATION = quick ? 2 : 8;
 const BIG_ACCOUNT_ORDERS = quick ? 50_000 : 1_000_000;
 const DRAIN_ORDERS = quick ? 3_000 : 20_000;
@@ -94,6 +97,8 @@ async function load(url, request, pid, connections = CONNECTIONS) {
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx + result.errors + result.timeouts,
+    // Which statuses the non-2xx were (a 503 is load shed, a 429 a limit, a 5xx else a fault).
+    ...(result.non2xx > 0 ? { statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count])) } : {}),
     rssMb: rss?.stop(),
   };
 }
@@ -295,18 +300,20 @@ async function postgresUrl() {
 
 const started = Date.now();
 try {
-  await httpScenarios('sqlite', { ...baseEnv, DATABASE_URL: join(work, 'http.db') });
-  const postgres = await postgresUrl();
-  if (postgres) {
-    try {
-      await httpScenarios('postgres', { ...baseEnv, DATABASE_URL: postgres.url });
-    } finally {
-      await postgres.drop();
-    }
-  } else rows.push({ scenario: 'POST /v1/recharge, 1 entry (PostgreSQL)', skipped: 'no PostgreSQL found' });
-  await bigAccountScenario({ ...baseEnv, DATABASE_URL: join(work, 'big.db') });
-  await drainScenario({ ...baseEnv, DATABASE_URL: join(work, 'drain.db') });
-  await webhookScenario({ ...baseEnv, DATABASE_URL: join(work, 'hooks.db') });
+  if (runs('http')) {
+    await httpScenarios('sqlite', { ...baseEnv, DATABASE_URL: join(work, 'http.db') });
+    const postgres = await postgresUrl();
+    if (postgres) {
+      try {
+        await httpScenarios('postgres', { ...baseEnv, DATABASE_URL: postgres.url });
+      } finally {
+        await postgres.drop();
+      }
+    } else rows.push({ scenario: 'POST /v1/recharge, 1 entry (PostgreSQL)', skipped: 'no PostgreSQL found' });
+  }
+  if (runs('big-account')) await bigAccountScenario({ ...baseEnv, DATABASE_URL: join(work, 'big.db') });
+  if (runs('drain')) await drainScenario({ ...baseEnv, DATABASE_URL: join(work, 'drain.db') });
+  if (runs('webhooks')) await webhookScenario({ ...baseEnv, DATABASE_URL: join(work, 'hooks.db') });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -3,6 +3,7 @@ import { systemResolver } from './adapters/dns-resolver.js';
 import { httpFeedReader } from './adapters/feed-reader.js';
 import { createLogger } from './adapters/logger.js';
 import { systemClock } from './adapters/system-clock.js';
+import { prometheusTelemetry } from './adapters/telemetry.js';
 import type { Deps } from './app/deps.js';
 import type { Clock, FeedReader, HostResolver } from './app/ports.js';
 import { WorkSignal } from './app/work-signal.js';
@@ -49,6 +50,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       resolveHost: overrides.resolveHost ?? systemResolver(),
       readFeed: overrides.readFeed ?? httpFeedReader,
       renderEvent: webhookEventBody,
+      telemetry: prometheusTelemetry(),
       migrated,
       close: () => store.close(),
     };

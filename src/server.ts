@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from './app/deps.js';
 import { buildApp } from './http/app.js';
+import { buildMetricsApp } from './http/metrics-app.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -14,7 +15,15 @@ export interface RunningServer {
 
 /** Listens on the address; on failure nothing is left running (the caller says why and exits). */
 export async function startServer(deps: Deps, listen: { port: number; host: string }): Promise<RunningServer> {
-  const app = await buildApp(deps);
+  return listenWith(await buildApp(deps), listen);
+}
+
+/** The probes and /metrics alone, for a worker process. */
+export function startMetricsServer(deps: Deps, listen: { port: number; host: string }): Promise<RunningServer> {
+  return listenWith(buildMetricsApp(deps), listen);
+}
+
+async function listenWith(app: FastifyInstance, listen: { port: number; host: string }): Promise<RunningServer> {
   try {
     await app.listen({ port: listen.port, host: listen.host });
   } catch (error) {

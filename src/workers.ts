@@ -39,12 +39,14 @@ export async function startWorkers(deps: Deps): Promise<RunningWorkers> {
     timers.push(every(RATE_REFRESH_MS, refresh, deps.log, 'exchange rate refresh'));
   }
   let listenState = 'listening';
+  deps.telemetry.listenState('listening');
   const listener = await deps.store.listenForWork(
     (topic) => deps.signal.notify(topic),
     (error) => deps.log.warn({ err: error }, 'LISTEN connection failed'),
     (state) => {
       if (state === listenState) return;
       listenState = state;
+      deps.telemetry.listenState(state);
       if (state === 'reconnecting') deps.log.warn('LISTEN connection lost: reconnecting with back-off; workers poll meanwhile');
       else deps.log.info('LISTEN connection back: workers are woken by other processes again');
     },

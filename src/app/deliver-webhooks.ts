@@ -23,9 +23,11 @@ export type WebhookSender = (request: {
 
 export type Signer = (secret: string, id: string, timestampSeconds: number, body: string) => Record<string, string>;
 
-export function claimEvents(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<WebhookEvent[]> {
+export async function claimEvents(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<WebhookEvent[]> {
   const now = deps.clock.now();
-  return deps.store.transact((tx) => store.claimDueEvents(tx, { now, limit, workerId, claimUntil: now + claimTtlMs }));
+  const claimed = await deps.store.transact((tx) => store.claimDueEvents(tx, { now, limit, workerId, claimUntil: now + claimTtlMs }));
+  deps.telemetry.claimsTakenOver('webhooks', claimed.takenOver);
+  return claimed.events;
 }
 
 export function whenNextEventDue(deps: Deps): Promise<number | undefined> {
@@ -107,5 +109,7 @@ async function finish(
     }
     return held;
   });
-  return settled ? status : undefined;
+  if (!settled) return undefined;
+  deps.telemetry.deliveryAttempt(decision.outcome);
+  return status;
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Store } from '../store/database.js';
-import type { Clock, EventRenderer, FeedReader, HostResolver } from './ports.js';
+import type { Clock, EventRenderer, FeedReader, HostResolver, Telemetry } from './ports.js';
 import type { WorkSignal } from './work-signal.js';
 
 /**
@@ -18,4 +18,5 @@ export interface Deps {
   readonly resolveHost: HostResolver;
   readonly readFeed: FeedReader;
   readonly renderEvent: EventRenderer;
+  readonly telemetry: Telemetry;
 }

@@ -18,9 +18,11 @@ export type OperatorVerdict =
   | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number }
   | { readonly kind: 'unknown'; readonly reason: string };
 
-export function claimOrders(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<Order[]> {
+export async function claimOrders(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<Order[]> {
   const now = deps.clock.now();
-  return deps.store.transact((tx) => claimDueOrders(tx, { now, limit, workerId, claimUntil: now + claimTtlMs }));
+  const claimed = await deps.store.transact((tx) => claimDueOrders(tx, { now, limit, workerId, claimUntil: now + claimTtlMs }));
+  deps.telemetry.claimsTakenOver('orders', claimed.takenOver);
+  return claimed.orders;
 }
 
 /** The heartbeat: keeps this worker's claims on the orders it is still working on for another lease. */
@@ -65,6 +67,9 @@ export async function recordVerdict(deps: Deps, order: Order, workerId: string, 
     await enqueueOrderEvent(tx, deps.renderEvent, failed, now);
     return failed;
   });
-  if (settled && settled.status !== 'PENDING' && settled.webhookName !== null) deps.signal.notify('events');
+  if (settled && (settled.status === 'SUCCESS' || settled.status === 'FAILED')) {
+    deps.telemetry.orderSettled(settled.status);
+    if (settled.webhookName !== null) deps.signal.notify('events');
+  }
   return settled;
 }

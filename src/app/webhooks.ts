@@ -31,8 +31,9 @@ export async function findDestination(deps: Deps, urlText: string): Promise<Dest
   let addresses: ResolvedAddress[];
   try {
     addresses = await deps.resolveHost(hostOf(verdict.url));
-  } catch {
-    return { ok: false, refused: false, reason: `The webhook host ${host} cannot be resolved.` };
+  } catch (error) {
+    // Not found, or no answer within the deadline: a later attempt may resolve it, so this is no refusal.
+    return { ok: false, refused: false, reason: `The webhook host ${host} cannot be resolved (${(error as Error).message}).` };
   }
   if (addresses.length === 0) return { ok: false, refused: false, reason: `The webhook host ${host} has no address.` };
   if (!deps.config.webhookAllowPrivate) {

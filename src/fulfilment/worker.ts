@@ -65,7 +65,9 @@ export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector,
   const inHand = new Map<string, Promise<void>>();
 
   async function settle(order: Order): Promise<void> {
+    const startedAt = performance.now();
     const verdict = await askOperator(deps, connector, order, operatorTimeoutMs);
+    deps.telemetry.operatorCall(connector.name, verdict.kind, (performance.now() - startedAt) / 1000);
     try {
       const settled = await recordVerdict(deps, order, workerId, verdict);
       deps.log.debug({ order: order.id, status: settled?.status, verdict: verdict.kind }, 'order settled');

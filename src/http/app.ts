@@ -13,7 +13,7 @@ import { requireApiKey } from './auth.js';
 import { installErrorHandling, sendProblem } from './error-handler.js';
 import { installJsonBodyParser } from './json-body.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
-import { installMetrics } from './metrics.js';
+import { timeRequests } from './metrics.js';
 import { answerClientError } from './client-errors.js';
 import { TransportError } from './problem.js';
 import { connectRedis, redisStore, serviceStore } from './rate-limit-stores.js';
@@ -90,7 +90,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     else request.log.info(line, 'request');
   });
   installErrorHandling(app);
-  const registry = installMetrics(app);
+  timeRequests(app, deps.telemetry);
   if (deps.config.maxEventLoopDelayMs > 0) {
     // Under overload, refuse quickly with 503 rather than answer everyone late.
     await app.register(underPressure, {
@@ -119,7 +119,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  await app.register(operationsRoutes(deps, registry));
+  await app.register(operationsRoutes(deps));
   await app.register(async (v1) => {
     // A route that takes no query refuses one, as the listings refuse unknown parameters: a typo such as
     // `?limt=5` must fail loudly everywhere, not be ignored on some routes.

@@ -1,22 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { Telemetry } from '../app/ports.js';
 
-/** One registry per app instance, so several apps in one process (tests) do not collide. */
-export function installMetrics(app: FastifyInstance): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request duration by route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+/** Every answered request is timed by route (the route's pattern, never the raw URL) and status. */
+export function timeRequests(app: FastifyInstance, telemetry: Telemetry): void {
   app.addHook('onResponse', async (request, reply) => {
-    duration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    telemetry.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
   });
-  return registry;
 }

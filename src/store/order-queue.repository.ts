@@ -16,23 +16,30 @@ import { toOrder } from './orders.repository.js';
  */
 const isOpen = sql<boolean>`status in ('PENDING', 'PROCESSING')`;
 
+/** Orders claimed, and how many of them were taken over from a worker whose lease ran out. */
+export interface ClaimedOrders {
+  readonly orders: Order[];
+  readonly takenOver: number;
+}
+
 /**
  * Claims up to `limit` due orders for one worker: PENDING orders whose attempt is due, and PROCESSING
  * orders whose claim ran out (their worker died). Fast orders first. On PostgreSQL, rows another worker
  * is claiming are skipped rather than waited for.
  */
-export async function claimDueOrders(tx: Tx, claim: ClaimWindow): Promise<Order[]> {
+export async function claimDueOrders(tx: Tx, claim: ClaimWindow): Promise<ClaimedOrders> {
   let due = tx
     .selectFrom('orders')
-    .select('id')
+    .select(['id', 'status', 'claimed_by'])
     .where(isOpen)
     .where('next_attempt_at', '<=', claim.now)
     .orderBy('fast', 'desc')
     .orderBy('next_attempt_at')
     .limit(claim.limit);
   if (dialectOf(tx) === 'postgres') due = due.forUpdate().skipLocked();
-  const ids = (await due.execute()).map((r) => r.id);
-  if (ids.length === 0) return [];
+  const found = await due.execute();
+  if (found.length === 0) return { orders: [], takenOver: 0 };
+  const ids = found.map((r) => r.id);
   const rows = await tx
     .updateTable('orders')
     .set((eb) => ({
@@ -45,7 +52,9 @@ export async function claimDueOrders(tx: Tx, claim: ClaimWindow): Promise<Order[
     .where('id', 'in', ids)
     .returningAll()
     .execute();
-  return rows.map(toOrder).sort((a, b) => Number(b.fast) - Number(a.fast) || a.createdAt - b.createdAt);
+  const orders = rows.map(toOrder).sort((a, b) => Number(b.fast) - Number(a.fast) || a.createdAt - b.createdAt);
+  // A PROCESSING order without a claim is one awaiting an upstream's answer, due for its lookup.
+  return { orders, takenOver: found.filter((r) => r.status === 'PROCESSING' && r.claimed_by !== null).length };
 }
 
 /**
@@ -116,5 +125,19 @@ export async function nextDueAt(db: Db): Promise<number | undefined> {
   const row = await db.selectNoFrom([earliest(1).as('fast'), earliest(0).as('normal')]).executeTakeFirstOrThrow();
   const due = [row.fast, row.normal].filter((d) => d !== null && d !== undefined).map((d) => num(d as number | bigint));
   return due.length === 0 ? undefined : Math.min(...due);
+}
+
+
+/** Open orders by status, counted on the queue index (settled orders are never read). */
+export async function countOpenOrders(db: Db): Promise<{ PENDING: number; PROCESSING: number }> {
+  const rows = await db
+    .selectFrom('orders')
+    .select((eb) => ['status', eb.fn.countAll<number | bigint | string>().as('count')])
+    .where(isOpen)
+    .groupBy('status')
+    .execute();
+  const counts = { PENDING: 0, PROCESSING: 0 };
+  for (const row of rows) counts[row.status as keyof typeof counts] = Number(row.count);
+  return counts;
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint.js';
 import type { DeliveryAttempt, DeliveryStatus, OrderEventType, WebhookEvent } from '../domain/webhook-event.js';
 import { num } from './convert.js';
@@ -104,25 +104,34 @@ export async function insertEvent(tx: Tx, e: Pick<WebhookEvent, 'id' | 'accountI
  */
 const isPending = sql<boolean>`status = 'pending'`;
 
+/** Deliveries claimed, and how many of them were taken over from a worker whose lease ran out. */
+export interface ClaimedEvents {
+  readonly events: WebhookEvent[];
+  readonly takenOver: number;
+}
+
 /** Claims due deliveries for one worker; on PostgreSQL rows being claimed elsewhere are skipped. */
-export async function claimDueEvents(tx: Tx, claim: ClaimWindow): Promise<WebhookEvent[]> {
+export async function claimDueEvents(tx: Tx, claim: ClaimWindow): Promise<ClaimedEvents> {
   let due = tx
     .selectFrom('webhook_events')
-    .select('id')
+    .select(['id', 'claimed_by'])
     .where(isPending)
     .where('next_attempt_at', '<=', claim.now)
     .orderBy('next_attempt_at')
     .limit(claim.limit);
   if (dialectOf(tx) === 'postgres') due = due.forUpdate().skipLocked();
-  const ids = (await due.execute()).map((r) => r.id);
-  if (ids.length === 0) return [];
+  const found = await due.execute();
+  if (found.length === 0) return { events: [], takenOver: 0 };
+  const ids = found.map((r) => r.id);
   const rows = await tx
     .updateTable('webhook_events')
     .set((eb) => ({ claimed_by: claim.workerId, next_attempt_at: claim.claimUntil, attempts: eb('attempts', '+', 1) }))
     .where('id', 'in', ids)
     .returningAll()
     .execute();
-  return rows.map(event);
+  // A settled attempt clears the claim: a due event that still names a worker was that worker's when
+  // its lease ran out.
+  return { events: rows.map(event), takenOver: found.filter((r) => r.claimed_by !== null).length };
 }
 
 /** Records one attempt and its consequence, only while this worker still holds the claim. */
@@ -217,4 +226,17 @@ export async function nextEventDueAt(db: Db): Promise<number | undefined> {
     .where(isPending)
     .executeTakeFirst();
   return row?.due === null || row?.due === undefined ? undefined : num(row.due as number | bigint);
+}
+
+/**
+ * Deliveries still to be sent and those given up, each counted on its own partial index (the
+ * delivered ones, nearly all of them, are never read). The constants are written out for SQLite's sake.
+ */
+export async function countDeliveries(db: Db): Promise<{ pending: number; failed: number }> {
+  const count = (condition: RawBuilder<boolean>) =>
+    db.selectFrom('webhook_events').select((eb) => eb.fn.countAll<number | bigint | string>().as('count')).where(condition);
+  const row = await db
+    .selectNoFrom([count(isPending).as('pending'), count(sql<boolean>`status = 'failed'`).as('failed')])
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), failed: Number(row.failed) };
 }

@@ -21,7 +21,10 @@ const dns = new Map<string, string[]>([
   ['mapped.example', ['::ffff:192.168.0.1']],
 ]);
 let flipped = new Map<string, string[]>();
+/** Names whose lookup runs past the resolver's deadline (what `systemResolver` rejects with then). */
+let stalled = new Set<string>();
 const resolver: HostResolver = async (host) => {
+  if (stalled.has(host)) throw new Error(`DNS lookup of ${host} took longer than 5000 ms`);
   const found = flipped.get(host) ?? dns.get(host);
   if (found) return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   if (/^[\d.]+$/.test(host)) return [{ address: host, family: 4 }];
@@ -110,6 +113,27 @@ describeEachDialect('webhook URLs when private addresses are not allowed', (dial
     expect(event?.status).toBe('failed');
     expect(await listAttempts(t.ctx.deps.store.db, event!.id)).toEqual([
       expect.objectContaining({ outcome: 'fail', error: expect.stringMatching(/^blocked: .*169\.254\.169\.254/) }),
+    ]);
+  });
+
+  it('retries a delivery whose host did not resolve within the DNS deadline, sending nothing meanwhile', async () => {
+    const account = await t.ctx.account({ credit: '100.00' });
+    await addWebhook(t.ctx.deps, { accountId: account.accountId, name: 'default', url: 'https://public.example/slow' });
+    await checkNumbers(t.ctx, account.key, ['0744800002']);
+    const id = (await recharge(t.ctx, account.key, { recharges: [{ phone_number: '0744800002', amount: 5 }] })).json().orderSummary[0].rechargeId;
+    await createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps)).runOnce();
+    stalled = new Set(['public.example']);
+    const sent: unknown[] = [];
+    try {
+      await createDeliveryWorker(t.ctx.deps, { tools: { send: async (request) => (sent.push(request), { statusCode: 200, latencyMs: 0 }), jitter: () => 0 } }).runOnce();
+    } finally {
+      stalled = new Set();
+    }
+    expect(sent).toEqual([]);
+    const [event] = await eventsOfOrder(t.ctx.deps.store.db, id);
+    expect(event?.status).toBe('pending');
+    expect(await listAttempts(t.ctx.deps.store.db, event!.id)).toEqual([
+      expect.objectContaining({ outcome: 'retry', error: expect.stringContaining('took longer than 5000 ms') }),
     ]);
   });
 });

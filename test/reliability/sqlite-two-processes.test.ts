@@ -21,7 +21,7 @@ it('serves 1,000 concurrent recharges without a 5xx while a worker process settl
   for (const n of numbers) await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging' }, n);
   const { key } = await createApiKey(deps, account.id);
   const api = await startProcess(['serve', '--no-worker'], env, freePort());
-  const worker = await startProcess(['worker'], env);
+  const worker = await startProcess(['worker'], env, freePort(), '--metrics-port');
   try {
     const statuses = await Promise.all(
       Array.from({ length: 1000 }, (_, i) =>
@@ -40,6 +40,17 @@ it('serves 1,000 concurrent recharges without a 5xx while a worker process settl
     expect((await audit(deps)).problems).toEqual([]);
     expect(api.output()).not.toMatch(/SQLITE_BUSY/);
     expect(worker.output()).not.toMatch(/SQLITE_BUSY/);
+    // The worker process answers for its own work on --metrics-port: what it settled, what the operator
+    // said, and that it is listening; the API process settled nothing.
+    const scrape = async (url: string) => (await fetch(`${url}/metrics`)).text();
+    const workerMetrics = await scrape(worker.url!);
+    expect(workerMetrics).toContain('topup_orders_settled_total{status="SUCCESS"} 1000\n');
+    expect(workerMetrics).toContain('topup_operator_call_duration_seconds_count{connector="simulator",outcome="success"} 1000\n');
+    expect(workerMetrics).toContain('topup_listen_connected 1\n');
+    expect(workerMetrics).toContain('topup_orders_open{status="PENDING"} 0\n');
+    const apiMetrics = await scrape(api.url!);
+    expect(apiMetrics).toContain('topup_orders_settled_total{status="SUCCESS"} 0\n');
+    expect(apiMetrics).not.toContain('topup_listen_connected');
   } finally {
     await Promise.all([api.kill('SIGTERM'), worker.kill('SIGTERM')]);
     await deps.close();

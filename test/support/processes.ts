@@ -8,9 +8,12 @@ export interface ServiceProcess {
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the built `topup` binary (serve or worker) as a separate process. */
-export async function startProcess(args: string[], env: Record<string, string>, port?: number): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [BIN, ...args, ...(port ? ['--port', String(port)] : [])], {
+/**
+ * Starts the built `topup` binary (serve or worker) as a separate process; with a port, waits until it
+ * answers /readyz there (`portFlag` names the option: `--port` for serve, `--metrics-port` for worker).
+ */
+export async function startProcess(args: string[], env: Record<string, string>, port?: number, portFlag = '--port'): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [BIN, ...args, ...(port ? [portFlag, String(port)] : [])], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { ensureDemoAccount } from '../../app/demo.js';
 import { toJsonNumber } from '../../domain/money.js';
 import { loadConfig } from '../../config.js';
@@ -7,23 +7,8 @@ import { startServer } from '../../server.js';
 import { startWorkers } from '../../workers.js';
 import { collectGarbageSooner } from '../heap.js';
 import { curlExample } from '../output.js';
-import { CommandError } from '../command-error.js';
+import { listenOrExplain, portNumber } from '../listen.js';
 import { onShutdown } from '../shutdown.js';
-
-const portNumber = (value: string): number => {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('a port is a number from 0 to 65535');
-  return port;
-};
-
-/** Why a listen failed, in words an operator acts on. */
-function listenProblem(error: unknown): string {
-  const code = (error as { code?: string }).code;
-  if (code === 'EADDRINUSE') return 'the address is in use by another process (is a server already running?)';
-  if (code === 'EACCES') return 'permission denied (ports below 1024 need privileges)';
-  if (code === 'EADDRNOTAVAIL') return 'no such address on this machine (check HOST or --host)';
-  return (error as Error).message ?? String(error);
-}
 
 export function serveCommand(program: Command): void {
   program
@@ -41,10 +26,7 @@ export function serveCommand(program: Command): void {
       let demo: Awaited<ReturnType<typeof ensureDemoAccount>> | undefined;
       if (opts.demo && config.environment === 'staging') demo = await ensureDemoAccount(deps);
       // Listen first: a process that cannot serve must not stay behind as a headless worker.
-      const server = await startServer(deps, listen).catch(async (error: unknown) => {
-        await deps.close();
-        throw new CommandError(`cannot listen on ${listen.host}:${listen.port}: ${listenProblem(error)}`);
-      });
+      const server = await listenOrExplain(listen, () => startServer(deps, listen), () => deps.close());
       const workers = opts.worker ? await startWorkers(deps) : undefined;
       deps.log.info({ url: server.url, environment: config.environment, database: config.database.kind }, 'listening');
       if (demo && 'created' in demo) {

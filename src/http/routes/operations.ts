@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Registry } from 'prom-client';
 import type { Deps } from '../../app/deps.js';
 import { isReady } from '../../app/health.js';
+import { metricsText } from '../../app/queue-stats.js';
 import { sendProblem } from '../error-handler.js';
 import { PROBLEMS, problemType, type ProblemCode } from '../problem.js';
 
@@ -11,7 +11,7 @@ const open = { security: [], tags: ['operations'] };
 
 /** Unauthenticated endpoints for load balancers, scrapers and humans reading the docs. */
 export const operationsRoutes =
-  (deps: Deps, registry: Registry): FastifyPluginAsyncTypebox =>
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get('/healthz', { schema: { ...open, summary: 'The process is up', response: { 200: Status } } }, async () => ({
       status: 'ok',
@@ -24,9 +24,10 @@ export const operationsRoutes =
         (await isReady(deps)) ? { status: 'ready' } : sendProblem(request, reply, 'unavailable', 'The database is not reachable.'),
     );
 
-    app.get('/metrics', { schema: { ...open, summary: 'Prometheus metrics' } }, async (_request, reply) =>
-      reply.type(registry.contentType).send(await registry.metrics()),
-    );
+    app.get('/metrics', { schema: { ...open, summary: 'Prometheus metrics' } }, async (_request, reply) => {
+      const { contentType, body } = await metricsText(deps);
+      return reply.type(contentType).send(body);
+    });
 
     app.get('/openapi.json', { schema: { ...open, summary: 'This OpenAPI 3.1 document' } }, async () => app.swagger());
 
