@@ -41,6 +41,9 @@ export const SettingsSchema = Type.Object({
   TOPUP_HTTP_REQUEST_TIMEOUT_MS: Type.Optional(whole('time a client has to send its whole request (default 30000)')),
   TOPUP_WEBHOOK_TIMEOUT_MS: Type.Optional(whole('webhook delivery timeout (default 10000)')),
   TOPUP_SHUTDOWN_TIMEOUT_MS: Type.Optional(whole('longest a SIGTERM shutdown may take before the process exits anyway (default 10000)')),
+  TOPUP_UPSTREAM: Type.Optional(Type.String({ pattern: '^[a-z]+(,[a-z]+)*$', description: 'simulator, or upstream connectors in priority order, e.g. topup' })),
+  TOPUP_UPSTREAM_TOPUP_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'base URL of the topup upstream (a service with this interface)' })),
+  TOPUP_UPSTREAM_TOPUP_KEY: Type.Optional(Type.String({ minLength: 1, description: 'API key of our account at the topup upstream' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'shared rate-limit store' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
 });
@@ -82,8 +85,31 @@ export interface Config {
   readonly maxEventLoopDelayMs: number;
   readonly httpHeadersTimeoutMs: number;
   readonly httpRequestTimeoutMs: number;
+  /** Upstream connectors in priority order (`simulator` alone in staging by default). */
+  readonly upstreams: readonly UpstreamName[];
+  readonly upstreamTopup: { readonly url: string; readonly key: string } | undefined;
   readonly redisUrl: string | undefined;
   readonly logLevel: string;
+}
+
+/** The connectors this version can fulfil through. */
+export const UPSTREAM_NAMES = ['simulator', 'topup'] as const;
+export type UpstreamName = (typeof UPSTREAM_NAMES)[number];
+
+/** TOPUP_UPSTREAM checked: known names, each once, the simulator alone, and every credential named. */
+function upstreamProblems(raw: Record<string, string | undefined>): string[] {
+  const names = (raw.TOPUP_UPSTREAM ?? 'simulator').split(',');
+  const problems = names
+    .filter((name) => !(UPSTREAM_NAMES as readonly string[]).includes(name))
+    .map((name) => `TOPUP_UPSTREAM: unknown connector "${name}" (must be simulator, or a list of: ${UPSTREAM_NAMES.filter((n) => n !== 'simulator').join(', ')})`);
+  if (new Set(names).size !== names.length) problems.push('TOPUP_UPSTREAM: a connector is named twice');
+  if (names.includes('simulator') && names.length > 1) problems.push('TOPUP_UPSTREAM: the simulator fakes top-ups and cannot be mixed with real upstreams');
+  if (names.includes('topup')) {
+    for (const variable of ['TOPUP_UPSTREAM_TOPUP_URL', 'TOPUP_UPSTREAM_TOPUP_KEY']) {
+      if (raw[variable] === undefined) problems.push(`${variable}: required when TOPUP_UPSTREAM includes topup`);
+    }
+  }
+  return problems;
 }
 
 export class ConfigError extends Error {
@@ -127,6 +153,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   if (raw.TOPUP_OPERATOR_TIMEOUT_MS !== undefined && Number(raw.TOPUP_OPERATOR_TIMEOUT_MS) < 100) {
     problems.push('TOPUP_OPERATOR_TIMEOUT_MS: must be at least 100');
   }
+  problems.push(...upstreamProblems(raw));
   if (problems.length > 0) throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
   const s = raw as Settings;
   const environment = s.TOPUP_ENV ?? 'staging';
@@ -159,6 +186,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     maxEventLoopDelayMs: int(s.TOPUP_MAX_EVENT_LOOP_DELAY_MS, 1_000),
     httpHeadersTimeoutMs: int(s.TOPUP_HTTP_HEADERS_TIMEOUT_MS, 10_000),
     httpRequestTimeoutMs: int(s.TOPUP_HTTP_REQUEST_TIMEOUT_MS, 30_000),
+    upstreams: Object.freeze((s.TOPUP_UPSTREAM ?? 'simulator').split(',') as UpstreamName[]),
+    upstreamTopup:
+      s.TOPUP_UPSTREAM_TOPUP_URL !== undefined && s.TOPUP_UPSTREAM_TOPUP_KEY !== undefined
+        ? { url: s.TOPUP_UPSTREAM_TOPUP_URL.replace(/\/+$/, ''), key: s.TOPUP_UPSTREAM_TOPUP_KEY }
+        : undefined,
     redisUrl: s.REDIS_URL,
     logLevel: s.LOG_LEVEL ?? 'info',
   });

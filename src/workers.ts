@@ -2,7 +2,7 @@ import type { Deps } from './app/deps.js';
 import { pruneExpired } from './app/maintenance.js';
 import { fetchRate } from './app/rates.js';
 import { presentRate } from './contract/rates.js';
-import { createConnector } from './fulfilment/connectors.js';
+import { createUpstreams } from './fulfilment/connectors.js';
 import { createFulfilmentWorker } from './fulfilment/worker.js';
 import { createDeliveryWorker } from './webhooks/delivery-worker.js';
 
@@ -28,7 +28,7 @@ function every(ms: number, task: () => Promise<unknown>, log: Deps['log'], what:
  */
 export async function startWorkers(deps: Deps): Promise<RunningWorkers> {
   const claimTtlMs = deps.config.workerClaimTtlMs;
-  const fulfilment = createFulfilmentWorker(deps, createConnector(deps), { claimTtlMs, operatorTimeoutMs: deps.config.operatorTimeoutMs });
+  const fulfilment = createFulfilmentWorker(deps, createUpstreams(deps), { claimTtlMs, operatorTimeoutMs: deps.config.operatorTimeoutMs });
   const timeoutMs = deps.config.webhookTimeoutMs;
   // A delivery claim must outlive the delivery's own timeout by far, or a slow one would be sent twice.
   const deliveries = createDeliveryWorker(deps, { timeoutMs, claimTtlMs: Math.max(claimTtlMs, timeoutMs * 3) });

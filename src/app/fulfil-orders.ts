@@ -1,28 +1,23 @@
 import type { Order } from '../domain/order.js';
 import { decideLookup, decideRetry } from '../domain/retry-schedule.js';
+import { attemptReference, type UpstreamAttempt } from '../domain/upstream-attempt.js';
 import { appendLedgerEntries } from '../store/ledger.repository.js';
 import { claimDueOrders, nextDueAt, releaseClaims, renewClaims, settleClaimedOrder } from '../store/order-queue.repository.js';
-import { refundOrder } from '../store/orders.repository.js';
+import { findOrderById, refundOrder } from '../store/orders.repository.js';
+import type { Tx } from '../store/database.js';
+import { insertAttempt, updateAttempt } from '../store/upstream-attempts.repository.js';
 import type { Deps } from './deps.js';
+import type { UpstreamAnswer } from './upstream.js';
 import { enqueueOrderEvent } from './webhook-events.js';
 
-/**
- * What an operator said about one order, as the worker hands it over to be recorded. `retry` is the
- * operator's own answer that it did not perform the top-up now (unavailable, busy); `unknown` means no
- * answer came (a timeout, a dropped connection, an error after the request left us): the top-up may
- * have happened, so it is never a failure, and the next attempt asks the operator first.
- */
-export type OperatorVerdict =
-  | { readonly kind: 'success'; readonly reference: string }
-  | { readonly kind: 'failed'; readonly reason: string }
-  | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number }
-  | { readonly kind: 'unknown'; readonly reason: string };
-
-export async function claimOrders(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<Order[]> {
+export function claimOrders(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<Order[]> {
   const now = deps.clock.now();
-  const claimed = await deps.store.transact((tx) => claimDueOrders(tx, { now, limit, workerId, claimUntil: now + claimTtlMs }));
-  deps.telemetry.claimsTakenOver('orders', claimed.takenOver);
-  return claimed.orders;
+  return deps.store
+    .transact((tx) => claimDueOrders(tx, { now, limit, workerId, claimUntil: now + claimTtlMs }))
+    .then((claimed) => {
+      deps.telemetry.claimsTakenOver('orders', claimed.takenOver);
+      return claimed.orders;
+    });
 }
 
 /** The heartbeat: keeps this worker's claims on the orders it is still working on for another lease. */
@@ -39,37 +34,122 @@ export function whenNextDue(deps: Deps): Promise<number | undefined> {
 }
 
 /**
- * Records the operator's answer for a claimed order, in one transaction: SUCCESS; FAILED with the
- * deduction refunded (a new ledger entry, the totals reduced); or back to PENDING for a later attempt.
- * Only the operator's own answers end an order: its refusals fail it once the retries run out, while an
- * unknown outcome stays open for lookup however long that takes. Returns the order as settled, or undefined when this
- * worker's claim had been taken over (the other worker records the outcome instead).
+ * Starts the n-th attempt of a claimed order: written (state `sending`) and committed before its
+ * request leaves, so that whoever handles the order next knows to look it up rather than send anew.
+ * Refused (undefined) when this worker no longer holds the order.
  */
-export async function recordVerdict(deps: Deps, order: Order, workerId: string, verdict: OperatorVerdict): Promise<Order | undefined> {
+export async function startAttempt(deps: Deps, order: Order, workerId: string, connector: string, number: number): Promise<UpstreamAttempt | undefined> {
   const now = deps.clock.now();
-  const decision =
-    verdict.kind === 'retry' ? decideRetry(order.attempts, verdict.retryAfterMs) : verdict.kind === 'unknown' ? decideLookup(order.attempts) : undefined;
-  const settled = await deps.store.transact(async (tx) => {
-    if (verdict.kind === 'success') {
-      const succeeded = await settleClaimedOrder(tx, order.id, workerId, { status: 'SUCCESS', operatorReference: verdict.reference, now });
-      if (succeeded) await enqueueOrderEvent(tx, deps.renderEvent, succeeded, now);
-      return succeeded;
-    }
-    if (decision?.outcome === 'retry') {
-      return settleClaimedOrder(tx, order.id, workerId, { status: 'PENDING', nextAttemptAt: now + decision.delayMs, failureReason: verdict.reason, now });
-    }
-    const failed = await settleClaimedOrder(tx, order.id, workerId, { status: 'FAILED', failureReason: verdict.reason, now });
-    if (!failed) return undefined;
-    const balanceAfter = await refundOrder(tx, failed);
-    await appendLedgerEntries(tx, [
-      { accountId: failed.accountId, kind: 'refund', amount: failed.deduction, balanceAfter, orderId: failed.id, createdAt: now },
-    ]);
-    await enqueueOrderEvent(tx, deps.renderEvent, failed, now);
-    return failed;
+  const attempt: UpstreamAttempt = {
+    reference: attemptReference(order.id, number),
+    orderId: order.id,
+    number,
+    connector,
+    state: 'sending',
+    upstreamId: null,
+    operatorReference: null,
+    cost: null,
+    detail: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return deps.store.transact(async (tx) => {
+    const held = await findOrderById(tx, order.id);
+    if (held?.status !== 'PROCESSING' || held.claimedBy !== workerId) return undefined;
+    await insertAttempt(tx, attempt);
+    return attempt;
   });
-  if (settled && (settled.status === 'SUCCESS' || settled.status === 'FAILED')) {
-    deps.telemetry.orderSettled(settled.status);
-    if (settled.webhookName !== null) deps.signal.notify('events');
+}
+
+/**
+ * What recording an answer led to: the order settled (or back in the queue: `order`), the claim lost to
+ * another worker (`lost`), or — the attempt having provably not topped up the phone — the next upstream
+ * may try (`next`).
+ */
+export type AnswerOutcome = { readonly kind: 'order'; readonly order: Order } | { readonly kind: 'lost' } | { readonly kind: 'next' };
+
+/**
+ * Records an upstream's answer to an attempt of a claimed order, in one transaction with what it does
+ * to the order: SUCCESS; FAILED with the deduction refunded (a ledger entry, the totals reduced), only
+ * on a final failure or when no other upstream is left to try; PENDING again for a later attempt; or
+ * PROCESSING, awaiting the upstream's answer, asked about on the lookup schedule (an unknown outcome
+ * is never a failure). `lastCandidate` says whether another upstream could still try this order now.
+ */
+export async function recordAnswer(
+  deps: Deps,
+  order: Order,
+  workerId: string,
+  attempt: UpstreamAttempt,
+  answer: UpstreamAnswer,
+  lastCandidate: boolean,
+): Promise<AnswerOutcome> {
+  const now = deps.clock.now();
+  const outcome = await deps.store.transact(async (tx): Promise<AnswerOutcome> => {
+    const settle = async (change: Parameters<typeof settleClaimedOrder>[3]) => {
+      const settled = await settleClaimedOrder(tx, order.id, workerId, change);
+      return settled ? ({ kind: 'order', order: settled } as const) : ({ kind: 'lost' } as const);
+    };
+    switch (answer.kind) {
+      case 'success': {
+        const operatorReference = answer.operatorReference ?? answer.upstreamId ?? attempt.reference;
+        const result = await settle({ status: 'SUCCESS', operatorReference, now });
+        if (result.kind === 'lost') return result;
+        await updateAttempt(tx, attempt.reference, { state: 'succeeded', upstreamId: answer.upstreamId, cost: answer.cost, operatorReference, detail: null, now });
+        await enqueueOrderEvent(tx, deps.renderEvent, result.order, now);
+        return result;
+      }
+      case 'pending':
+      case 'unknown': {
+        const delay = decideLookup(now - attempt.createdAt);
+        const result = await settle({ status: 'PROCESSING', nextAttemptAt: now + delay.delayMs, now });
+        if (result.kind === 'lost') return result;
+        const detail = answer.kind === 'unknown' ? answer.reason : (answer.reason ?? null);
+        const told = answer.kind === 'pending' ? { upstreamId: answer.upstreamId, cost: answer.cost } : {};
+        await updateAttempt(tx, attempt.reference, { ...told, state: 'open', detail, now });
+        return result;
+      }
+      case 'failed': {
+        if (!answer.final && !lastCandidate) {
+          await updateAttempt(tx, attempt.reference, { state: 'failed', upstreamId: answer.upstreamId, detail: answer.reason, now });
+          return { kind: 'next' };
+        }
+        const result = await failAndRefund(tx, deps, order, workerId, answer.reason, now);
+        if (result.kind === 'order') await updateAttempt(tx, attempt.reference, { state: 'failed', upstreamId: answer.upstreamId, detail: answer.reason, now });
+        return result;
+      }
+      case 'retry': {
+        await updateAttempt(tx, attempt.reference, { state: 'not_performed', detail: answer.reason, now });
+        if (!lastCandidate) return { kind: 'next' };
+        const decision = decideRetry(order.attempts, answer.retryAfterMs);
+        // Every attempt provably did nothing: once the retries run out, failing and refunding is safe.
+        if (decision.outcome === 'fail') return failAndRefund(tx, deps, order, workerId, answer.reason, now);
+        return settle({ status: 'PENDING', nextAttemptAt: now + decision.delayMs, failureReason: answer.reason, now });
+      }
+    }
+  });
+  if (outcome.kind === 'order' && (outcome.order.status === 'SUCCESS' || outcome.order.status === 'FAILED')) {
+    deps.telemetry.orderSettled(outcome.order.status);
+    if (outcome.order.webhookName !== null) deps.signal.notify('events');
   }
-  return settled;
+  return outcome;
+}
+
+/** Fails a claimed order that no upstream was ever asked to perform, refunding it. */
+export async function failUnsent(deps: Deps, order: Order, workerId: string, reason: string): Promise<AnswerOutcome> {
+  const now = deps.clock.now();
+  const outcome = await deps.store.transact((tx) => failAndRefund(tx, deps, order, workerId, reason, now));
+  if (outcome.kind === 'order') {
+    deps.telemetry.orderSettled('FAILED');
+    if (outcome.order.webhookName !== null) deps.signal.notify('events');
+  }
+  return outcome;
+}
+
+async function failAndRefund(tx: Tx, deps: Deps, order: Order, workerId: string, reason: string, now: number): Promise<AnswerOutcome> {
+  const failed = await settleClaimedOrder(tx, order.id, workerId, { status: 'FAILED', failureReason: reason, now });
+  if (!failed) return { kind: 'lost' };
+  const balanceAfter = await refundOrder(tx, failed);
+  await appendLedgerEntries(tx, [{ accountId: failed.accountId, kind: 'refund', amount: failed.deduction, balanceAfter, orderId: failed.id, createdAt: now }]);
+  await enqueueOrderEvent(tx, deps.renderEvent, failed, now);
+  return { kind: 'order', order: failed };
 }

@@ -35,7 +35,7 @@ export interface QueueStats {
   readonly oldestDueDeliverySeconds: number;
 }
 
-export type OperatorOutcome = 'success' | 'failed' | 'retry' | 'unknown';
+export type OperatorOutcome = 'success' | 'failed' | 'retry' | 'pending' | 'unknown' | 'not_found';
 
 /**
  * What the service counts about itself for an operator's dashboards and alerts. Counters and

@@ -26,6 +26,9 @@ const Decimal = DecimalText();
 export const OrderDetailSchema = Type.Composite([
   OrderRecordSchema,
   Type.Object({
+    operator_reference: Type.Union([Type.String(), Type.Null()], {
+      description: "the operator's (or upstream's) transaction reference, once the top-up succeeded",
+    }),
     pricing: Type.Object({
       amount: Decimal,
       amountInRon: Decimal,
@@ -80,6 +83,7 @@ export function presentOrderRecord(o: OrderListEntry): OrderRecord {
 export function presentOrderDetail(o: Order): OrderDetail {
   return {
     ...presentOrderRecord(o),
+    operator_reference: o.operatorReference,
     pricing: {
       amount: formatDecimal(o.amount),
       amountInRon: formatDecimal(o.amountRon),

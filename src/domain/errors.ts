@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'wrong_environment'
   | 'insufficient_funds'
   | 'not_found'
+  | 'order_settled'
   | 'idempotency_key_in_use'
   | 'invalid_recharge'
   | 'idempotency_key_reused'

@@ -14,10 +14,26 @@ export function decideRetry(attemptsMade: number, retryAfterMs?: number): RetryD
 }
 
 /**
- * After an attempt whose outcome we do not know (no answer in time, a dropped connection): never a
- * failure, whatever the count. The order stays open and is looked up on the same schedule, then every
- * 30 minutes, until the operator gives a final answer (each attempt asks for the status first).
+ * When to ask again about an attempt whose outcome we do not know (no answer in time, a dropped
+ * connection, a 5xx after sending) or that an upstream is still processing, by how long ago it was
+ * sent: every 5 seconds in its first minute, every 30 seconds to 10 minutes, every 2 minutes to an
+ * hour, every 10 minutes to 6 hours, then every hour, without end. Never a failure, whatever the
+ * count: only the upstream's answer ends it, or a person (`topup orders resolve`) once it has waited
+ * past `REVIEW_AFTER_MS`.
  */
-export function decideLookup(attemptsMade: number): RetryDecision {
-  return { outcome: 'retry', delayMs: OPERATOR_RETRY_DELAYS_MS[Math.max(0, attemptsMade - 1)] ?? OPERATOR_RETRY_DELAYS_MS.at(-1)! };
+export const LOOKUP_SCHEDULE: ReadonlyArray<{ readonly untilAgeMs: number; readonly everyMs: number }> = [
+  { untilAgeMs: 60_000, everyMs: 5_000 },
+  { untilAgeMs: 600_000, everyMs: 30_000 },
+  { untilAgeMs: 3_600_000, everyMs: 120_000 },
+  { untilAgeMs: 6 * 3_600_000, everyMs: 600_000 },
+];
+export const SLOWEST_LOOKUP_MS = 3_600_000;
+export const FIRST_LOOKUP_MS = LOOKUP_SCHEDULE[0]!.everyMs;
+
+/** An attempt still unanswered this long after it was sent is listed by `topup orders review`. */
+export const REVIEW_AFTER_MS = 48 * 3_600_000;
+
+export function decideLookup(sentAgoMs: number): { readonly outcome: 'retry'; readonly delayMs: number } {
+  const step = LOOKUP_SCHEDULE.find((s) => sentAgoMs < s.untilAgeMs);
+  return { outcome: 'retry', delayMs: step?.everyMs ?? SLOWEST_LOOKUP_MS };
 }

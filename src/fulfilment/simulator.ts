@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimulatedTopup, SimulatorBooks } from '../app/simulator-books.js';
-import type { OperatorAnswer, OperatorConnector, TopUpRequest } from './connector.js';
+import type { UpstreamAnswer, UpstreamConnector } from '../app/upstream.js';
 
 /**
  * The staging operator. By the number's last three digits: 991 declined, 992 invalid subscriber,
- * 993 unavailable on the first attempt and then fine, 994 never answers; anything else succeeds after
- * the configured delay. It keeps its own books, so like a real operator it performs a top-up once per
- * rechargeId however often it is asked, and can say what it did.
+ * 993 unavailable on the first attempt and then fine, 994 never reachable (it refuses every attempt as
+ * timed out, so the order fails once the retries run out); anything else succeeds after the configured
+ * delay. It keeps its own books by order id, so like a real operator it performs a top-up once however
+ * often, and under whichever reference, it is asked, and can say what it did.
  */
 export interface SimulatorOptions {
   readonly delayMs: number;
@@ -25,36 +26,38 @@ function decide(msisdn: string, earlier: SimulatedTopup | undefined): string {
   return FAILURES[suffix] ?? 'success';
 }
 
-function answerOf(topup: SimulatedTopup): OperatorAnswer {
+function answerOf(topup: SimulatedTopup): UpstreamAnswer {
   switch (topup.outcome) {
     case 'success':
-      return { kind: 'success', reference: topup.reference };
+      return { kind: 'success', operatorReference: topup.reference };
     case 'no_answer':
       return { kind: 'retry', reason: 'operator_timeout' };
     case 'unavailable':
       return { kind: 'retry', reason: 'operator_unavailable' };
     default:
-      return { kind: 'failed', reason: topup.outcome };
+      // The number itself is refused: no other upstream would do better.
+      return { kind: 'failed', reason: topup.outcome, final: true };
   }
 }
 
-export function createSimulator(books: SimulatorBooks, options: SimulatorOptions): OperatorConnector {
+export function createSimulator(books: SimulatorBooks, options: SimulatorOptions): UpstreamConnector {
   return {
     name: 'simulator',
 
-    async topUp(request: TopUpRequest): Promise<OperatorAnswer> {
-      const delay = request.fast ? options.fastDelayMs : options.delayMs;
-      if (delay > 0) await sleep(delay);
-      const reference = `SIM-${request.rechargeId.slice(0, 8).toUpperCase()}`;
-      const topup = await books.perform(
-        { rechargeId: request.rechargeId, msisdn: request.msisdn, amount: request.amount, reference },
-        (earlier) => decide(request.msisdn, earlier),
+    serves: () => true,
+
+    async send(_attempt, order, signal) {
+      const delay = order.fast ? options.fastDelayMs : options.delayMs;
+      if (delay > 0) await sleep(delay, undefined, { signal });
+      const reference = `SIM-${order.id.slice(0, 8).toUpperCase()}`;
+      const topup = await books.perform({ rechargeId: order.id, msisdn: order.msisdn, amount: order.amount, reference }, (earlier) =>
+        decide(order.msisdn, earlier),
       );
       return answerOf(topup);
     },
 
-    async status(rechargeId: string) {
-      const earlier = await books.find(rechargeId);
+    async lookup(_attempt, order) {
+      const earlier = await books.find(order.id);
       return earlier && isFinal(earlier.outcome) ? answerOf(earlier) : { kind: 'not_found' as const };
     },
   };

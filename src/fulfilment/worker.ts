@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../app/deps.js';
-import { claimOrders, recordVerdict, releaseOrders, renewOrderClaims, whenNextDue, type OperatorVerdict } from '../app/fulfil-orders.js';
+import { fulfilOrder } from '../app/fulfil-order.js';
+import { claimOrders, releaseOrders, renewOrderClaims, whenNextDue } from '../app/fulfil-orders.js';
+import type { UpstreamConnector } from '../app/upstream.js';
 import { BUSY, workLoop } from '../app/work-loop.js';
 import type { Order } from '../domain/order.js';
-import type { OperatorConnector } from './connector.js';
 
 export interface FulfilmentOptions {
   readonly workerId?: string;
@@ -29,34 +30,7 @@ export interface FulfilmentWorker {
   stop(): Promise<void>;
 }
 
-const timeUp = (ms: number) =>
-  new Promise<'timeout'>((resolve) => {
-    const timer = setTimeout(() => resolve('timeout'), ms);
-    timer.unref();
-  });
-
-async function askOperator(deps: Deps, connector: OperatorConnector, order: Order, timeoutMs: number): Promise<OperatorVerdict> {
-  const call = async (): Promise<OperatorVerdict> => {
-    // A second attempt may follow a send whose answer was lost (a crash, a timeout): ask first.
-    if (order.attempts > 1) {
-      const known = await connector.status(order.id);
-      if (known.kind !== 'not_found') return known;
-    }
-    return connector.topUp({ rechargeId: order.id, msisdn: order.msisdn, operator: order.operator, amount: order.amount, fast: order.fast });
-  };
-  try {
-    const answer = await Promise.race([call(), timeUp(timeoutMs)]);
-    // No answer in time: the outcome is unknown, and the next attempt asks the operator before sending.
-    return answer === 'timeout' ? { kind: 'unknown', reason: `no_answer: the operator did not answer within ${timeoutMs} ms` } : answer;
-  } catch (error) {
-    // A connector answers what it knows as a verdict; a throw is a fault (a bug, or a transport failure
-    // it did not classify). Logged as one, and the outcome is unknown: the request may have left.
-    deps.log.error({ err: error, order: order.id, connector: connector.name }, 'operator connector threw; the outcome is unknown');
-    return { kind: 'unknown', reason: `connector_error: ${(error as Error).message}`.slice(0, 200) };
-  }
-}
-
-export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector, options: FulfilmentOptions = {}): FulfilmentWorker {
+export function createFulfilmentWorker(deps: Deps, upstreams: readonly UpstreamConnector[], options: FulfilmentOptions = {}): FulfilmentWorker {
   const workerId = options.workerId ?? `worker_${randomBytes(6).toString('hex')}`;
   const batchSize = options.batchSize ?? 64;
   const claimTtlMs = options.claimTtlMs ?? 15_000;
@@ -64,16 +38,15 @@ export function createFulfilmentWorker(deps: Deps, connector: OperatorConnector,
   /** Orders with the operator now, by id: renewed by the heartbeat, settled one by one as answers come. */
   const inHand = new Map<string, Promise<void>>();
 
+  const route = { upstreams, timeoutMs: operatorTimeoutMs };
+
   async function settle(order: Order): Promise<void> {
-    const startedAt = performance.now();
-    const verdict = await askOperator(deps, connector, order, operatorTimeoutMs);
-    deps.telemetry.operatorCall(connector.name, verdict.kind, (performance.now() - startedAt) / 1000);
     try {
-      const settled = await recordVerdict(deps, order, workerId, verdict);
-      deps.log.debug({ order: order.id, status: settled?.status, verdict: verdict.kind }, 'order settled');
+      const outcome = await fulfilOrder(deps, order, workerId, route);
+      deps.log.debug({ order: order.id, status: outcome.kind === 'order' ? outcome.order.status : outcome.kind }, 'order handled');
     } catch (error) {
-      // The claim stays and expires; the next attempt asks the operator before sending again.
-      deps.log.error({ err: error, order: order.id }, 'could not record an operator answer');
+      // The claim stays and expires; whoever takes the order next looks its open attempt up first.
+      deps.log.error({ err: error, order: order.id }, 'could not handle an order');
     }
   }
 

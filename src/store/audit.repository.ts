@@ -90,15 +90,24 @@ export async function ordersWithWrongEntries(db: Db, accountId?: string): Promis
   return result.rows;
 }
 
-/** Orders in a state the lifecycle cannot produce. */
+/**
+ * Orders in a state the lifecycle cannot produce. A PROCESSING order is either held by a worker or
+ * awaiting an upstream's answer (an open attempt); a settled order has no open attempt.
+ */
 export async function ordersInImpossibleStates(db: Db, accountId?: string): Promise<Array<{ id: string; status: string }>> {
+  const openAttempt = db.selectFrom('upstream_attempts as a').select('a.reference').where('a.state', 'in', ['sending', 'open']);
   let query = db
     .selectFrom('orders')
     .select(['id', 'status'])
     .where((eb) =>
       eb.or([
         eb('status', 'not in', ['PENDING', 'PROCESSING', 'SUCCESS', 'FAILED']),
-        eb.and([eb('status', '=', 'PROCESSING'), eb('claimed_by', 'is', null)]),
+        eb.and([
+          eb('status', '=', 'PROCESSING'),
+          eb('claimed_by', 'is', null),
+          eb.not(eb.exists(openAttempt.where('a.order_id', '=', eb.ref('orders.id')))),
+        ]),
+        eb.and([eb('status', 'in', ['SUCCESS', 'FAILED']), eb.exists(openAttempt.where('a.order_id', '=', eb.ref('orders.id')))]),
         eb.and([eb('status', '=', 'SUCCESS'), eb('operator_reference', 'is', null)]),
         eb.and([eb('status', '=', 'FAILED'), eb('failure_reason', 'is', null)]),
         eb.and([eb('status', 'in', ['SUCCESS', 'FAILED']), eb('claimed_by', 'is not', null)]),

@@ -60,6 +60,8 @@ export async function claimDueOrders(tx: Tx, claim: ClaimWindow): Promise<Claime
 /**
  * Moves a claimed order to its outcome, only while this worker still holds the claim: a worker whose
  * claim was taken over cannot settle the order a second time. Returns the settled order, or undefined.
+ * `PROCESSING` hands the claim back with the order still at an upstream whose answer we await: it is
+ * looked up again at `nextAttemptAt`.
  */
 export async function settleClaimedOrder(
   tx: Tx,
@@ -68,7 +70,8 @@ export async function settleClaimedOrder(
   outcome:
     | { status: 'SUCCESS'; operatorReference: string; now: number }
     | { status: 'FAILED'; failureReason: string; now: number }
-    | { status: 'PENDING'; nextAttemptAt: number; failureReason: string; now: number },
+    | { status: 'PENDING'; nextAttemptAt: number; failureReason: string; now: number }
+    | { status: 'PROCESSING'; nextAttemptAt: number; now: number },
 ): Promise<Order | undefined> {
   const row = await tx
     .updateTable('orders')
@@ -79,6 +82,7 @@ export async function settleClaimedOrder(
       ...(outcome.status === 'SUCCESS' ? { operator_reference: outcome.operatorReference, failure_reason: null } : {}),
       ...(outcome.status === 'FAILED' ? { failure_reason: outcome.failureReason } : {}),
       ...(outcome.status === 'PENDING' ? { next_attempt_at: outcome.nextAttemptAt, failure_reason: outcome.failureReason } : {}),
+      ...(outcome.status === 'PROCESSING' ? { next_attempt_at: outcome.nextAttemptAt } : {}),
     })
     .where('id', '=', id)
     .where('status', '=', 'PROCESSING')
@@ -141,3 +145,23 @@ export async function countOpenOrders(db: Db): Promise<{ PENDING: number; PROCES
   return counts;
 }
 
+/**
+ * Ends an open order by a person's decision (`topup orders resolve`), whoever holds it: a worker that
+ * answers later finds it settled and records nothing. Returns the order as it was and as it is now.
+ */
+export async function settleOpenOrder(
+  tx: Tx,
+  id: string,
+  outcome: { status: 'SUCCESS' | 'FAILED'; failureReason: string | null; operatorReference: string | null; now: number },
+): Promise<{ before: Order; after: Order } | undefined> {
+  const before = await tx.selectFrom('orders').selectAll().where('id', '=', id).where(isOpen).executeTakeFirst();
+  if (!before) return undefined;
+  const after = await tx
+    .updateTable('orders')
+    .set({ status: outcome.status, claimed_by: null, failure_reason: outcome.failureReason, operator_reference: outcome.operatorReference, updated_at: outcome.now })
+    .where('id', '=', id)
+    .where(isOpen)
+    .returningAll()
+    .executeTakeFirst();
+  return after && { before: toOrder(before), after: toOrder(after) };
+}

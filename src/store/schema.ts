@@ -187,6 +187,30 @@ export interface WebhookAttemptsTable {
   outcome: string;
 }
 
+export interface UpstreamAttemptsTable {
+  reference: string;
+  order_id: string;
+  number: DbInt;
+  connector: string;
+  state: string;
+  upstream_id: string | null;
+  operator_reference: string | null;
+  /** Minor units of cost_currency. */
+  cost: DbInt | null;
+  cost_currency: string | null;
+  detail: string | null;
+  created_at: DbInt;
+  updated_at: DbInt;
+}
+
+export interface OrderResolutionsTable {
+  order_id: string;
+  outcome: string;
+  note: string;
+  previous_status: string;
+  resolved_at: DbInt;
+}
+
 export interface RateLimitCountersTable {
   key: string;
   window_start: DbInt;
@@ -208,4 +232,6 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   number_checks: NumberChecksTable;
   ported_numbers: PortedNumbersTable;
+  upstream_attempts: UpstreamAttemptsTable;
+  order_resolutions: OrderResolutionsTable;
 }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createConnector } from '../../src/fulfilment/connectors.js';
+import { createUpstreams } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext } from '../support/harness.js';
 
@@ -27,7 +27,7 @@ describeEachDialect('GET /v1/account/recharges', (dialect) => {
       });
       ids.push(response.json().orderSummary[0].rechargeId);
     }
-    await createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps), { batchSize: 100 }).runOnce();
+    await createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps), { batchSize: 100 }).runOnce();
 
     const page = (await t.ctx.call(account.key, { method: 'GET', url: '/v1/account/recharges' })).json();
     expect(page.pagination).toEqual({ page: 1, limit: 20, total: 25, total_pages: 2 });

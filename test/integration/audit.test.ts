@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { audit } from '../../src/app/audit.js';
-import { createConnector } from '../../src/fulfilment/connectors.js';
+import { createUpstreams } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { databaseEnv, topup } from '../support/cli.js';
 import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext, type TestContext } from '../support/harness.js';
@@ -11,7 +11,7 @@ async function busyAccount(ctx: TestContext) {
   const placed = await recharge(ctx, account.key, {
     recharges: [{ phone_number: '0744910001', amount: 5 }, { phone_number: '0744910991', amount: 7, fast_recharge: true }],
   });
-  await createFulfilmentWorker(ctx.deps, createConnector(ctx.deps)).runOnce();
+  await createFulfilmentWorker(ctx.deps, createUpstreams(ctx.deps)).runOnce();
   return { ...account, ids: placed.json().orderSummary.map((o: { rechargeId: string }) => o.rechargeId) as string[] };
 }
 

@@ -1,11 +1,13 @@
 import { pino } from 'pino';
 import { expect, it } from 'vitest';
-import { claimOrders, recordVerdict } from '../../src/app/fulfil-orders.js';
-import { MAX_OPERATOR_ATTEMPTS, OPERATOR_RETRY_DELAYS_MS } from '../../src/domain/retry-schedule.js';
-import type { OperatorConnector } from '../../src/fulfilment/connector.js';
-import { createConnector } from '../../src/fulfilment/connectors.js';
+import { claimOrders, recordAnswer, startAttempt } from '../../src/app/fulfil-orders.js';
+import type { NotFound, UpstreamAnswer, UpstreamConnector } from '../../src/app/upstream.js';
+import { FIRST_LOOKUP_MS, SLOWEST_LOOKUP_MS, MAX_OPERATOR_ATTEMPTS, OPERATOR_RETRY_DELAYS_MS } from '../../src/domain/retry-schedule.js';
+import { createUpstreams } from '../../src/fulfilment/connectors.js';
+import { loadConfig } from '../../src/config.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { simulatedTopupCounts } from '../../src/store/simulator.repository.js';
+import { attemptsOf } from '../../src/store/upstream-attempts.repository.js';
 import { apiBalance as balance, drain, expectLedgerMatchesBalance as ledgerMatchesBalance, storedOrder as order } from '../support/books.js';
 import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext, type TestContext } from '../support/harness.js';
 
@@ -24,7 +26,7 @@ async function place(ctx: TestContext, numbers: string[], options: { credit?: st
 
 describeEachDialect('fulfilment with the staging simulator', (dialect) => {
   const t = useTestContext(dialect, FAST_SIMULATOR);
-  const worker = () => createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps), { batchSize: 10 });
+  const worker = () => createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps), { batchSize: 10 });
 
   it('tops up an ordinary number: PENDING → SUCCESS', async () => {
     const { ids, key, accountId } = await place(t.ctx, ['0744400001']);
@@ -71,43 +73,55 @@ describeEachDialect('fulfilment with the staging simulator', (dialect) => {
     expect(await balance(t.ctx, key)).toBe(1000);
   });
 
-  it('never fails an order whose outcome is unknown: it stays open, asked about, until the operator answers', async () => {
+  it('never fails an order whose outcome is unknown: it stays PROCESSING, looked up, until the operator answers', async () => {
     const { ids, key } = await place(t.ctx, ['0744400777']);
     const calls: string[] = [];
-    let known: Awaited<ReturnType<OperatorConnector['status']>> = { kind: 'unknown', reason: 'status lookup timed out' };
-    const flaky: OperatorConnector = {
+    let known: UpstreamAnswer | NotFound = { kind: 'unknown', reason: 'status lookup timed out' };
+    const flaky: UpstreamConnector = {
       name: 'flaky',
-      topUp: async () => {
-        calls.push('topUp');
+      serves: () => true,
+      send: async () => {
+        calls.push('send');
         throw new Error('socket hang up');
       },
-      status: async () => (calls.push('status'), known),
+      lookup: async () => (calls.push('lookup'), known),
     };
     const logged: Array<{ level: number; msg: string }> = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
     const deps = { ...t.ctx.deps, log };
-    for (let attempt = 1; attempt <= MAX_OPERATOR_ATTEMPTS + 2; attempt++) {
-      expect(await drain(createFulfilmentWorker(deps, flaky))).toBe(1);
-      t.ctx.clock.advance(OPERATOR_RETRY_DELAYS_MS.at(-1)!);
+    const rounds = MAX_OPERATOR_ATTEMPTS + 2;
+    for (let round = 1; round <= rounds; round++) {
+      expect(await drain(createFulfilmentWorker(deps, [flaky]))).toBe(1);
+      t.ctx.clock.advance(SLOWEST_LOOKUP_MS);
     }
-    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'PENDING', attempts: MAX_OPERATOR_ATTEMPTS + 2, failureReason: 'status lookup timed out' });
-    // Sent once; after that only asked about, never sent blind, never refunded.
-    expect(calls).toEqual(['topUp', ...Array.from({ length: MAX_OPERATOR_ATTEMPTS + 1 }, () => 'status')]);
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'PROCESSING', attempts: rounds, claimedBy: null });
+    expect(await attemptsOf(t.ctx.deps.store.db, ids[0]!)).toEqual([expect.objectContaining({ state: 'open', detail: 'status lookup timed out' })]);
+    // Sent once; after that only looked up, never sent under a new reference, never refunded.
+    expect(calls).toEqual(['send', ...Array.from({ length: rounds - 1 }, () => 'lookup')]);
     expect(await balance(t.ctx, key)).toBe(969.88);
     expect(logged).toContainEqual(expect.objectContaining({ level: 50, msg: 'operator connector threw; the outcome is unknown' }));
-    known = { kind: 'success', reference: 'LATE-1' };
-    expect(await drain(createFulfilmentWorker(deps, flaky))).toBe(1);
+    known = { kind: 'success', operatorReference: 'LATE-1' };
+    expect(await drain(createFulfilmentWorker(deps, [flaky]))).toBe(1);
     expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS', operatorReference: 'LATE-1' });
   });
 
-  it('gives every operator call a deadline: no answer in time is an unknown outcome, asked about next time', async () => {
+  it('gives every operator call a deadline: no answer in time is an unknown outcome, looked up next time', async () => {
     const { ids } = await place(t.ctx, ['0744400778']);
-    const silent: OperatorConnector = { name: 'silent', topUp: () => new Promise(() => {}), status: async () => ({ kind: 'not_found' }) };
-    expect(await drain(createFulfilmentWorker(t.ctx.deps, silent, { operatorTimeoutMs: 50 }))).toBe(1);
-    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'PENDING', failureReason: expect.stringMatching(/^no_answer/) });
-    t.ctx.clock.advance(OPERATOR_RETRY_DELAYS_MS[0]!);
-    expect(await drain(worker())).toBe(1);
-    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS' });
+    let answering = false;
+    const silent: UpstreamConnector = {
+      name: 'silent',
+      serves: () => true,
+      send: async (_attempt, _order, signal) =>
+        answering ? { kind: 'success', operatorReference: 'AT-LAST' } : new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+      lookup: async () => ({ kind: 'not_found' }),
+    };
+    expect(await drain(createFulfilmentWorker(t.ctx.deps, [silent], { operatorTimeoutMs: 50 }))).toBe(1);
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'PROCESSING', claimedBy: null });
+    expect((await attemptsOf(t.ctx.deps.store.db, ids[0]!))[0]).toMatchObject({ state: 'open', detail: expect.stringMatching(/^no_answer: silent did not answer within 50 ms/) });
+    answering = true;
+    t.ctx.clock.advance(FIRST_LOOKUP_MS);
+    expect(await drain(createFulfilmentWorker(t.ctx.deps, [silent]))).toBe(1);
+    expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS', operatorReference: 'AT-LAST' });
   });
 
   it('takes fast orders before normal ones', async () => {
@@ -115,7 +129,7 @@ describeEachDialect('fulfilment with the staging simulator', (dialect) => {
     const normal = await place(t.ctx, ['0744400011'], { fast: false });
     t.ctx.clock.advance(1);
     const fast = await place(t.ctx, ['0744400012'], { fast: true });
-    const one = createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps), { batchSize: 1 });
+    const one = createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps), { batchSize: 1 });
     await one.runOnce();
     expect((await order(t.ctx, fast.ids[0]!))?.status).toBe('SUCCESS');
     expect((await order(t.ctx, normal.ids[0]!))?.status).toBe('PENDING');
@@ -124,20 +138,22 @@ describeEachDialect('fulfilment with the staging simulator', (dialect) => {
   it('never tops up twice when a worker dies after sending', async () => {
     await drain(worker());
     const { ids } = await place(t.ctx, ['0744400021']);
-    const connector = createConnector(t.ctx.deps);
-    // Worker A claims the order and sends it, then dies before recording the answer.
+    const [simulator] = createUpstreams(t.ctx.deps);
+    // Worker A claims the order, records its attempt and sends it, then dies before recording the answer.
     const [claimed] = await claimOrders(t.ctx.deps, 'worker_a', 10, 60_000);
     expect(claimed?.id).toBe(ids[0]);
-    await connector.topUp({ rechargeId: claimed!.id, msisdn: claimed!.msisdn, operator: claimed!.operator, amount: claimed!.amount, fast: false });
-    // Its claim holds until it expires; then worker B takes over and asks before resending.
-    const b = createFulfilmentWorker(t.ctx.deps, connector, { workerId: 'worker_b' });
+    const attempt = await startAttempt(t.ctx.deps, claimed!, 'worker_a', 'simulator', 1);
+    await simulator!.send(attempt!, claimed!, AbortSignal.timeout(5_000));
+    // Its claim holds until it expires; then worker B takes over and looks the attempt up before anything else.
+    const b = createFulfilmentWorker(t.ctx.deps, [simulator!], { workerId: 'worker_b' });
     expect(await b.runOnce()).toBe(0);
     t.ctx.clock.advance(60_001);
     expect(await b.runOnce()).toBe(1);
     expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS', attempts: 2 });
     expect((await simulatedTopupCounts(t.ctx.deps.store.db)).get(ids[0]!)).toBe(1);
+    expect((await attemptsOf(t.ctx.deps.store.db, ids[0]!)).map((a) => [a.reference, a.state])).toEqual([[ids[0], 'succeeded']]);
     // Worker A, back from the dead, cannot settle the order again.
-    expect(await recordVerdict(t.ctx.deps, claimed!, 'worker_a', { kind: 'failed', reason: 'late' })).toBeUndefined();
+    expect(await recordAnswer(t.ctx.deps, claimed!, 'worker_a', attempt!, { kind: 'failed', reason: 'late', final: true }, true)).toEqual({ kind: 'lost' });
     expect(await order(t.ctx, ids[0]!)).toMatchObject({ status: 'SUCCESS' });
   });
 
@@ -153,7 +169,7 @@ describeEachDialect('fulfilment with the staging simulator', (dialect) => {
 
   it('wakes a sleeping worker as soon as an order is placed', async () => {
     await drain(worker());
-    const sleeper = createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps), { idlePollMs: 60_000 });
+    const sleeper = createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps), { idlePollMs: 60_000 });
     sleeper.start();
     await new Promise((r) => setTimeout(r, 50));
     const { ids } = await place(t.ctx, ['0744400031']);
@@ -167,6 +183,11 @@ describeEachDialect('fulfilment in production', (dialect) => {
   const t = useTestContext(dialect, { TOPUP_ENV: 'production' });
 
   it('refuses the simulator unless TOPUP_ALLOW_SIMULATOR=true', () => {
-    expect(() => createConnector(t.ctx.deps)).toThrow(/TOPUP_ALLOW_SIMULATOR/);
+    expect(() => createUpstreams(t.ctx.deps)).toThrow(/TOPUP_ALLOW_SIMULATOR/);
+  });
+
+  it('runs a real upstream without any simulator flag', () => {
+    const config = loadConfig({ TOPUP_ENV: 'production', TOPUP_UPSTREAM: 'topup', TOPUP_UPSTREAM_TOPUP_URL: 'https://wholesale.example', TOPUP_UPSTREAM_TOPUP_KEY: 'k' });
+    expect(createUpstreams({ ...t.ctx.deps, config }).map((u) => u.name)).toEqual(['topup']);
   });
 });

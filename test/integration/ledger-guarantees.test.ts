@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { IDEMPOTENCY_TTL_MS } from '../../src/app/idempotency.js';
 import { pruneExpired } from '../../src/app/maintenance.js';
-import { createConnector } from '../../src/fulfilment/connectors.js';
+import { createUpstreams } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { insertRunningKey } from '../../src/store/idempotency.repository.js';
 import { drain, storedOrder } from '../support/books.js';
@@ -15,7 +15,7 @@ describeEachDialect('guarantees the database keeps by itself', (dialect) => {
     await checkNumbers(t.ctx, account.key, ['0744900991']);
     const placed = await recharge(t.ctx, account.key, { recharges: [{ phone_number: '0744900991', amount: 5 }] });
     const orderId: string = placed.json().orderSummary[0].rechargeId;
-    await drain(createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps)));
+    await drain(createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps)));
     const order = await storedOrder(t.ctx, orderId);
     expect(order?.status).toBe('FAILED');
     const db = t.ctx.deps.store.db;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { claimOrders } from '../../src/app/fulfil-orders.js';
 import { claimEvents } from '../../src/app/deliver-webhooks.js';
 import { addWebhook } from '../../src/app/webhooks.js';
-import { createConnector } from '../../src/fulfilment/connectors.js';
+import { createUpstreams } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { createDeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { startWorkers } from '../../src/workers.js';
@@ -30,7 +30,7 @@ describeEachDialect('metrics of the work', (dialect) => {
     await receiver.start();
   });
   afterAll(async () => receiver.stop());
-  const worker = () => createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps), { batchSize: 10 });
+  const worker = () => createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps), { batchSize: 10 });
 
   /** Orders the simulator settles as: success, declined (failed), unavailable (retried later). */
   async function placeThree() {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { HostResolver } from '../../src/app/ports.js';
 import { addWebhook } from '../../src/app/webhooks.js';
 import { isPublicAddress } from '../../src/domain/address-policy.js';
-import { createConnector } from '../../src/fulfilment/connectors.js';
+import { createUpstreams } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { eventsOfOrder, listAttempts } from '../../src/store/webhooks.repository.js';
 import { createDeliveryWorker } from '../../src/webhooks/delivery-worker.js';
@@ -100,7 +100,7 @@ describeEachDialect('webhook URLs when private addresses are not allowed', (dial
     await addWebhook(t.ctx.deps, { accountId: account.accountId, name: 'default', url: 'https://public.example/hook' });
     await checkNumbers(t.ctx, account.key, ['0744800001']);
     const id = (await recharge(t.ctx, account.key, { recharges: [{ phone_number: '0744800001', amount: 5 }] })).json().orderSummary[0].rechargeId;
-    await createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps)).runOnce();
+    await createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps)).runOnce();
     flipped = new Map([['public.example', ['169.254.169.254']]]);
     const sent: unknown[] = [];
     try {
@@ -121,7 +121,7 @@ describeEachDialect('webhook URLs when private addresses are not allowed', (dial
     await addWebhook(t.ctx.deps, { accountId: account.accountId, name: 'default', url: 'https://public.example/slow' });
     await checkNumbers(t.ctx, account.key, ['0744800002']);
     const id = (await recharge(t.ctx, account.key, { recharges: [{ phone_number: '0744800002', amount: 5 }] })).json().orderSummary[0].rechargeId;
-    await createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps)).runOnce();
+    await createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps)).runOnce();
     stalled = new Set(['public.example']);
     const sent: unknown[] = [];
     try {

@@ -5,7 +5,7 @@ import { claimEvents } from '../../src/app/deliver-webhooks.js';
 import { addWebhook, listDeliveries, redeliver } from '../../src/app/webhooks.js';
 import { presentDelivery } from '../../src/contract/webhooks.js';
 import { MAX_WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '../../src/domain/webhook-schedule.js';
-import { createConnector } from '../../src/fulfilment/connectors.js';
+import { createUpstreams } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { createDeliveryWorker, type DeliveryOptions } from '../../src/webhooks/delivery-worker.js';
 import { eventsOfOrder, findEndpointByName, listAttempts } from '../../src/store/webhooks.repository.js';
@@ -38,7 +38,7 @@ describeEachDialect('webhooks', (dialect) => {
     });
     expect(response.statusCode).toBe(201);
     const orderId: string = response.json().orderSummary[0].rechargeId;
-    await createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps)).runOnce();
+    await createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps)).runOnce();
     const [event] = await eventsOfOrder(t.ctx.deps.store.db, orderId);
     return { ...account, endpoint, orderId, event: event! };
   }
@@ -86,7 +86,7 @@ describeEachDialect('webhooks', (dialect) => {
     const account = await t.ctx.account({ credit: '100.00' });
     await checkNumbers(t.ctx, account.key, ['0744700002']);
     const id = (await recharge(t.ctx, account.key, { recharges: [{ phone_number: '0744700002', amount: 5 }] })).json().orderSummary[0].rechargeId;
-    await createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps)).runOnce();
+    await createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps)).runOnce();
     expect(await eventsOfOrder(t.ctx.deps.store.db, id)).toEqual([]);
   });
 
@@ -212,7 +212,7 @@ describeEachDialect('webhooks after a restart', (dialect) => {
       await checkNumbers(t.ctx, account.key, ['0744700100']);
       await recharge(t.ctx, account.key, { recharges: [{ phone_number: '0744700100', amount: 5 }] });
       // The status change commits with its event; the process dies before any delivery.
-      await createFulfilmentWorker(t.ctx.deps, createConnector(t.ctx.deps)).runOnce();
+      await createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps)).runOnce();
       await t.ctx.deps.store.close();
       const restarted = await testDeps(t.ctx.database.target, FAST_SIMULATOR, { clock: t.ctx.clock });
       (t.ctx as { deps: TestContext['deps'] }).deps = restarted;

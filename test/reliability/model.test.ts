@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { addDeposit } from '../../src/app/deposits.js';
 import { priceEntry } from '../../src/domain/pricing.js';
 import { MAX_OPERATOR_ATTEMPTS, OPERATOR_RETRY_DELAYS_MS } from '../../src/domain/retry-schedule.js';
-import { createConnector } from '../../src/fulfilment/connectors.js';
+import { createUpstreams } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { apiBalance } from '../support/books.js';
 import { closeTestContext, describeEachDialect, openTestContext, recharge, type TestContext } from '../support/harness.js';
@@ -123,7 +123,7 @@ class Replay implements fc.AsyncCommand<Model, Real> {
 class WorkerStep implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real) {
-    await createFulfilmentWorker(r.ctx.deps, createConnector(r.ctx.deps), { batchSize: 1000 }).runOnce();
+    await createFulfilmentWorker(r.ctx.deps, createUpstreams(r.ctx.deps), { batchSize: 1000 }).runOnce();
     for (const order of m.orders.values()) {
       if (order.status !== 'PENDING' || order.dueAt > m.now) continue;
       order.attempts++;

@@ -70,4 +70,17 @@ describe('settings', () => {
   ])('DATABASE_URL %j selects %j', (url, target) => {
     expect(databaseTarget(url, 'staging')).toEqual(target);
   });
+
+  it('reads the upstreams in priority order and names every missing credential', () => {
+    expect(loadConfig({}).upstreams).toEqual(['simulator']);
+    const topup = loadConfig({ TOPUP_UPSTREAM: 'topup', TOPUP_UPSTREAM_TOPUP_URL: 'https://wholesale.example/', TOPUP_UPSTREAM_TOPUP_KEY: 'tk_live_x' });
+    expect(topup).toMatchObject({ upstreams: ['topup'], upstreamTopup: { url: 'https://wholesale.example', key: 'tk_live_x' } });
+    expect(() => loadConfig({ TOPUP_UPSTREAM: 'topup' })).toThrow(
+      'invalid settings: TOPUP_UPSTREAM_TOPUP_URL: required when TOPUP_UPSTREAM includes topup; TOPUP_UPSTREAM_TOPUP_KEY: required when TOPUP_UPSTREAM includes topup',
+    );
+    expect(() => loadConfig({ TOPUP_UPSTREAM: 'ding' })).toThrow('TOPUP_UPSTREAM: unknown connector "ding" (must be simulator, or a list of: topup)');
+    expect(() => loadConfig({ TOPUP_UPSTREAM: 'simulator,topup', TOPUP_UPSTREAM_TOPUP_URL: 'http://x', TOPUP_UPSTREAM_TOPUP_KEY: 'k' })).toThrow(/cannot be mixed/);
+    expect(() => loadConfig({ TOPUP_UPSTREAM: 'topup,topup', TOPUP_UPSTREAM_TOPUP_URL: 'http://x', TOPUP_UPSTREAM_TOPUP_KEY: 'k' })).toThrow(/named twice/);
+    expect(() => loadConfig({ TOPUP_UPSTREAM: 'topup', TOPUP_UPSTREAM_TOPUP_URL: 'ftp://x', TOPUP_UPSTREAM_TOPUP_KEY: 'k' })).toThrow(/TOPUP_UPSTREAM_TOPUP_URL/);
+  });
 });

@@ -1,12 +1,16 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { requireAccount } from '../../app/accounts.js';
 import { listOrders } from '../../app/orders.js';
+import { ordersForReview, resolveOrder } from '../../app/review-orders.js';
 import { envelope } from '../../contract/common.js';
 import { presentOrderRecord } from '../../contract/orders.js';
+import { isoTime } from '../../contract/common.js';
+import { toJsonNumber } from '../../domain/money.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../domain/order-status.js';
 import { MAX_PAGE_LIMIT } from '../../domain/pagination.js';
 import { withDeps } from '../context.js';
 import { emit } from '../output.js';
+import { CommandError } from '../command-error.js';
 
 const status = (value: string): OrderStatus => {
   if (!(ORDER_STATUSES as readonly string[]).includes(value)) throw new InvalidArgumentError(ORDER_STATUSES.join(', '));
@@ -37,6 +41,43 @@ export function ordersCommand(program: Command): void {
         const result = envelope(found.map(presentOrderRecord), page);
         const lines = result.data.map((o) => `${o.recharge_uuid}  ${o.number}  ${o.amount} EUR  ${o.recharge_status}${o.failure_reason ? ` (${o.failure_reason})` : ''}  ${o.created_at}`);
         emit(!!opts.json, result, lines.join('\n') || '(no orders)');
+      }),
+    );
+
+  orders
+    .command('review')
+    .description('orders no upstream has answered for in 48 hours: check each with the provider, then resolve it')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { json?: boolean }) =>
+      withDeps(async (deps) => {
+        const now = deps.clock.now();
+        const data = (await ordersForReview(deps)).map(({ order, attempt }) => ({
+          recharge_uuid: order.id,
+          account_id: order.accountId,
+          number: order.msisdn,
+          amount: toJsonNumber(order.amount),
+          recharge_status: order.status,
+          created_at: isoTime(order.createdAt),
+          attempt: { reference: attempt.reference, connector: attempt.connector, upstream_id: attempt.upstreamId, state: attempt.state, detail: attempt.detail, sent_at: isoTime(attempt.createdAt) },
+          waiting_hours: Math.floor((now - attempt.createdAt) / 3_600_000),
+        }));
+        const lines = data.map((o) => `${o.recharge_uuid}  ${o.number}  ${o.amount} EUR  via ${o.attempt.connector} ref ${o.attempt.reference}  waiting ${o.waiting_hours} h  ${o.attempt.detail ?? ''}`);
+        emit(!!opts.json, { data }, lines.join('\n') || '(no order awaits review)');
+      }),
+    );
+  orders
+    .command('resolve <id>')
+    .description('settle an open order by hand after checking with the provider (kept in an audit trail; --failed refunds)')
+    .option('--succeeded', 'the provider performed the top-up')
+    .option('--failed', 'the provider did not perform it: the order fails and is refunded')
+    .requiredOption('--note <text>', 'why: what the provider said (kept with the resolution)')
+    .option('--json', 'print one JSON object')
+    .action(async (id: string, opts: { succeeded?: boolean; failed?: boolean; note: string; json?: boolean }) =>
+      withDeps(async (deps) => {
+        if (!!opts.succeeded === !!opts.failed) throw new CommandError('say exactly one of --succeeded or --failed');
+        const order = await resolveOrder(deps, id, opts.succeeded ? 'SUCCESS' : 'FAILED', opts.note);
+        const result = { recharge_uuid: order.id, recharge_status: order.status, note: opts.note };
+        emit(!!opts.json, result, `${order.id} resolved as ${order.status}${order.status === 'FAILED' ? ' (refunded)' : ''}`);
       }),
     );
 }

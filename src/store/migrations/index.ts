@@ -8,6 +8,7 @@ import { orderListingIndex } from './0005-order-listing-index.js';
 import { queueAndFilterIndexes } from './0006-queue-and-filter-indexes.js';
 import { ledgerGuarantees } from './0007-ledger-guarantees.js';
 import { failedDeliveriesIndex } from './0008-failed-deliveries-index.js';
+import { upstreamAttempts } from './0009-upstream-attempts.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -23,5 +24,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0006-queue-and-filter-indexes': queueAndFilterIndexes(dialect),
     '0007-ledger-guarantees': ledgerGuarantees(dialect),
     '0008-failed-deliveries-index': failedDeliveriesIndex(dialect),
+    '0009-upstream-attempts': upstreamAttempts(dialect),
   };
 }

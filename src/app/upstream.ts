@@ -1,0 +1,43 @@
+import type { Order } from '../domain/order.js';
+import type { UpstreamAttempt, UpstreamCost } from '../domain/upstream-attempt.js';
+
+/**
+ * What an upstream said about one attempt, as the fulfilment use case records it:
+ * - `success`: the phone was topped up.
+ * - `failed`: the upstream's final failure, documented as not charged. `final` marks a failure no other
+ *   upstream could avoid (an invalid or barred number): the order fails without trying the next one.
+ * - `retry`: refused before anything was performed (unavailable, rate limited, out of float, a request
+ *   that never left us): the next upstream may try, or this one later.
+ * - `pending`: accepted; its outcome comes later, by lookup (or a callback that triggers one).
+ * - `unknown`: no answer (a timeout, a dropped connection, a 5xx after sending): the top-up may have
+ *   happened, so it is never a failure and never sent under a new reference; it is looked up.
+ */
+export type UpstreamAnswer =
+  | { readonly kind: 'success'; readonly operatorReference?: string; readonly upstreamId?: string; readonly cost?: UpstreamCost }
+  | { readonly kind: 'failed'; readonly reason: string; readonly final?: boolean; readonly upstreamId?: string }
+  | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number }
+  | { readonly kind: 'pending'; readonly upstreamId?: string; readonly cost?: UpstreamCost; readonly reason?: string }
+  | { readonly kind: 'unknown'; readonly reason: string };
+
+/** A lookup's answer when the upstream has no transaction under the attempt's reference. */
+export interface NotFound {
+  readonly kind: 'not_found';
+}
+
+/**
+ * One upstream provider (or the staging simulator), as fulfilment needs it. Both calls must respect
+ * `signal` (the operator deadline) and classify what they can: a throw counts as an unknown outcome.
+ */
+export interface UpstreamConnector {
+  readonly name: string;
+  /** Whether it can perform this order at all (its operator and amount); asked before an attempt. */
+  serves(order: Order): boolean;
+  /**
+   * Sends the attempt. Sending the same attempt again must be safe: the upstream de-duplicates on its
+   * reference (an idempotency key, a unique external id), so a resend after a lost answer never tops
+   * up twice.
+   */
+  send(attempt: UpstreamAttempt, order: Order, signal: AbortSignal): Promise<UpstreamAnswer>;
+  /** What the upstream knows of the attempt, found by its id or, failing that, by its reference. */
+  lookup(attempt: UpstreamAttempt, order: Order, signal: AbortSignal): Promise<UpstreamAnswer | NotFound>;
+}
