@@ -1,6 +1,7 @@
 import type { Deps } from './app/deps.js';
 import { pruneExpired } from './app/maintenance.js';
 import { fetchRate } from './app/rates.js';
+import { refreshBalances } from './app/upstream-float.js';
 import { presentRate } from './contract/rates.js';
 import { createUpstreams } from './fulfilment/connectors.js';
 import { createFulfilmentWorker } from './fulfilment/worker.js';
@@ -12,6 +13,7 @@ export interface RunningWorkers {
 
 const RATE_REFRESH_MS = 3_600_000;
 const PRUNE_EVERY_MS = 600_000;
+const BALANCES_EVERY_MS = 300_000;
 
 function every(ms: number, task: () => Promise<unknown>, log: Deps['log'], what: string): NodeJS.Timeout {
   const run = () => void task().catch((error: unknown) => log.warn({ err: error }, `${what} failed`));
@@ -28,11 +30,17 @@ function every(ms: number, task: () => Promise<unknown>, log: Deps['log'], what:
  */
 export async function startWorkers(deps: Deps): Promise<RunningWorkers> {
   const claimTtlMs = deps.config.workerClaimTtlMs;
-  const fulfilment = createFulfilmentWorker(deps, createUpstreams(deps), { claimTtlMs, operatorTimeoutMs: deps.config.operatorTimeoutMs });
+  const upstreams = createUpstreams(deps);
+  const fulfilment = createFulfilmentWorker(deps, upstreams, { claimTtlMs, operatorTimeoutMs: deps.config.operatorTimeoutMs });
   const timeoutMs = deps.config.webhookTimeoutMs;
   // A delivery claim must outlive the delivery's own timeout by far, or a slow one would be sent twice.
   const deliveries = createDeliveryWorker(deps, { timeoutMs, claimTtlMs: Math.max(claimTtlMs, timeoutMs * 3) });
   const timers: NodeJS.Timeout[] = [every(PRUNE_EVERY_MS, () => pruneExpired(deps), deps.log, 'pruning')];
+  if (upstreams.some((u) => u.balance)) {
+    // Our credit with each upstream, for /metrics and `topup upstream balance`: at start, then every 5 minutes.
+    void refreshBalances(deps, upstreams).catch((error: unknown) => deps.log.warn({ err: error }, 'upstream balance refresh failed'));
+    timers.push(every(BALANCES_EVERY_MS, () => refreshBalances(deps, upstreams), deps.log, 'upstream balance refresh'));
+  }
   if (deps.config.environment === 'production' && deps.config.fixedEurRonRate === undefined) {
     const refresh = async () => deps.log.info({ rate: presentRate(await fetchRate(deps)) }, 'exchange rate refreshed');
     void refresh().catch((error: unknown) => deps.log.warn({ err: error }, 'exchange rate refresh failed'));

@@ -67,6 +67,19 @@ export function prometheusTelemetry(): Telemetry {
     registers,
   });
 
+  const upstreamBalance = new Gauge({
+    name: 'topup_upstream_balance',
+    help: 'Our credit with each upstream that keeps a float, in major units of its currency, as last read (every 5 minutes by the workers)',
+    labelNames: ['connector', 'currency'] as const,
+    registers,
+  });
+  const outOfFloat = new Gauge({
+    name: 'topup_upstream_out_of_float',
+    help: '1 while an upstream refuses orders for want of our credit there (its orders wait), else 0',
+    labelNames: ['connector'] as const,
+    registers,
+  });
+
   return {
     httpRequest: (method, route, status, seconds) => http.observe({ method, route, status: String(status) }, seconds),
     operatorCall: (connector: string, outcome: OperatorOutcome, seconds: number) => operatorCalls.observe({ connector, outcome }, seconds),
@@ -89,6 +102,11 @@ export function prometheusTelemetry(): Telemetry {
       deliveries.set({ status: 'pending' }, queue.deliveries.pending);
       deliveries.set({ status: 'failed' }, queue.deliveries.failed);
       oldestDelivery.set(queue.oldestDueDeliverySeconds);
+      upstreamBalance.reset();
+      for (const u of queue.upstreams) {
+        if (u.available !== null && u.currency !== null) upstreamBalance.set({ connector: u.connector, currency: u.currency }, u.available);
+        outOfFloat.set({ connector: u.connector }, u.outOfFloat ? 1 : 0);
+      }
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };

@@ -1,11 +1,12 @@
 import type { Order } from '../domain/order.js';
-import { decideLookup, decideRetry } from '../domain/retry-schedule.js';
+import { decideFloatWait, decideLookup, decideRetry } from '../domain/retry-schedule.js';
 import { attemptReference, type UpstreamAttempt } from '../domain/upstream-attempt.js';
 import { appendLedgerEntries } from '../store/ledger.repository.js';
 import { claimDueOrders, nextDueAt, releaseClaims, renewClaims, settleClaimedOrder } from '../store/order-queue.repository.js';
 import { findOrderById, refundOrder } from '../store/orders.repository.js';
 import type { Tx } from '../store/database.js';
 import { insertAttempt, updateAttempt } from '../store/upstream-attempts.repository.js';
+import { clearOutOfFloat, markOutOfFloat } from '../store/upstream-balances.repository.js';
 import type { Deps } from './deps.js';
 import type { UpstreamAnswer } from './upstream.js';
 import { enqueueOrderEvent } from './webhook-events.js';
@@ -82,9 +83,14 @@ export async function recordAnswer(
   attempt: UpstreamAttempt,
   answer: UpstreamAnswer,
   lastCandidate: boolean,
+  upstream: { readonly keepsFloat: boolean } = { keepsFloat: false },
 ): Promise<AnswerOutcome> {
   const now = deps.clock.now();
+  let floatChange: 'out' | 'back' | undefined;
   const outcome = await deps.store.transact(async (tx): Promise<AnswerOutcome> => {
+    floatChange = undefined;
+    // An upstream that accepts an order has credit again: orders waiting for it resume on their own.
+    if (upstream.keepsFloat && (answer.kind === 'success' || answer.kind === 'pending') && (await clearOutOfFloat(tx, attempt.connector))) floatChange = 'back';
     const settle = async (change: Parameters<typeof settleClaimedOrder>[3]) => {
       const settled = await settleClaimedOrder(tx, order.id, workerId, change);
       return settled ? ({ kind: 'order', order: settled } as const) : ({ kind: 'lost' } as const);
@@ -119,7 +125,12 @@ export async function recordAnswer(
       }
       case 'retry': {
         await updateAttempt(tx, attempt.reference, { state: 'not_performed', detail: answer.reason, now });
+        if (answer.outOfFloat && (await markOutOfFloat(tx, attempt.connector, now))) floatChange = 'out';
         if (!lastCandidate) return { kind: 'next' };
+        if (answer.outOfFloat) {
+          const wait = decideFloatWait(order.attempts);
+          return settle({ status: 'PENDING', nextAttemptAt: now + wait.delayMs, failureReason: answer.reason, now });
+        }
         const decision = decideRetry(order.attempts, answer.retryAfterMs);
         // Every attempt provably did nothing: once the retries run out, failing and refunding is safe.
         if (decision.outcome === 'fail') return failAndRefund(tx, deps, order, workerId, answer.reason, now);
@@ -127,6 +138,11 @@ export async function recordAnswer(
       }
     }
   });
+  if (floatChange === 'out') {
+    deps.log.error({ connector: attempt.connector, reason: answer.kind === 'retry' ? answer.reason : undefined }, 'upstream out of float: its orders wait until our credit there is topped up');
+  } else if (floatChange === 'back') {
+    deps.log.info({ connector: attempt.connector }, 'upstream accepts orders again: its float was topped up');
+  }
   if (outcome.kind === 'order' && (outcome.order.status === 'SUCCESS' || outcome.order.status === 'FAILED')) {
     deps.telemetry.orderSettled(outcome.order.status);
     if (outcome.order.webhookName !== null) deps.signal.notify('events');

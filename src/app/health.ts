@@ -1,5 +1,6 @@
 import * as storeErrors from '../store/errors.js';
 import type { Deps } from './deps.js';
+import { storedFloats } from './upstream-float.js';
 
 /**
  * Whether an error means the database cannot be reached or refuses work right now (not a bug, not a
@@ -8,6 +9,22 @@ import type { Deps } from './deps.js';
  */
 export function isStorageUnavailable(error: unknown): boolean {
   return storeErrors.isStorageUnavailable(error);
+}
+
+/** Something that works but not fully: orders are taken, and some of them wait. */
+export interface DegradedCheck {
+  readonly check: 'upstream_float';
+  readonly connector: string;
+  readonly since: number;
+}
+
+/**
+ * What /readyz reports beyond the database: upstreams refusing orders for want of our credit (their
+ * orders wait; the process should still get traffic, so this never makes it unready).
+ */
+export async function degradedChecks(deps: Deps): Promise<DegradedCheck[]> {
+  const floats = await storedFloats(deps);
+  return floats.flatMap((f) => (f.outOfFloatSince === null ? [] : [{ check: 'upstream_float' as const, connector: f.connector, since: f.outOfFloatSince }]));
 }
 
 /** Ready means the database answers; a process that cannot reach it should get no traffic. */

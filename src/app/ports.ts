@@ -33,6 +33,8 @@ export interface QueueStats {
   readonly deliveries: { readonly pending: number; readonly failed: number };
   /** How long the oldest due webhook delivery has waited, in seconds (0 when none is due). */
   readonly oldestDueDeliverySeconds: number;
+  /** Our credit with each upstream that keeps a float, as last read, and whether it refuses orders for want of it. */
+  readonly upstreams: ReadonlyArray<{ readonly connector: string; readonly available: number | null; readonly currency: string | null; readonly outOfFloat: boolean }>;
 }
 
 export type OperatorOutcome = 'success' | 'failed' | 'retry' | 'pending' | 'unknown' | 'not_found';

@@ -6,8 +6,9 @@ import type { UpstreamAttempt, UpstreamCost } from '../domain/upstream-attempt.j
  * - `success`: the phone was topped up.
  * - `failed`: the upstream's final failure, documented as not charged. `final` marks a failure no other
  *   upstream could avoid (an invalid or barred number): the order fails without trying the next one.
- * - `retry`: refused before anything was performed (unavailable, rate limited, out of float, a request
- *   that never left us): the next upstream may try, or this one later.
+ * - `retry`: refused before anything was performed (unavailable, rate limited, a request that never
+ *   left us): the next upstream may try, or this one later. `outOfFloat`: refused for want of our
+ *   credit with it; the order then waits (never fails for it) until the upstream is topped up.
  * - `pending`: accepted; its outcome comes later, by lookup (or a callback that triggers one).
  * - `unknown`: no answer (a timeout, a dropped connection, a 5xx after sending): the top-up may have
  *   happened, so it is never a failure and never sent under a new reference; it is looked up.
@@ -15,7 +16,7 @@ import type { UpstreamAttempt, UpstreamCost } from '../domain/upstream-attempt.j
 export type UpstreamAnswer =
   | { readonly kind: 'success'; readonly operatorReference?: string; readonly upstreamId?: string; readonly cost?: UpstreamCost }
   | { readonly kind: 'failed'; readonly reason: string; readonly final?: boolean; readonly upstreamId?: string }
-  | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number }
+  | { readonly kind: 'retry'; readonly reason: string; readonly retryAfterMs?: number; readonly outOfFloat?: boolean }
   | { readonly kind: 'pending'; readonly upstreamId?: string; readonly cost?: UpstreamCost; readonly reason?: string }
   | { readonly kind: 'unknown'; readonly reason: string };
 
@@ -40,4 +41,12 @@ export interface UpstreamConnector {
   send(attempt: UpstreamAttempt, order: Order, signal: AbortSignal): Promise<UpstreamAnswer>;
   /** What the upstream knows of the attempt, found by its id or, failing that, by its reference. */
   lookup(attempt: UpstreamAttempt, order: Order, signal: AbortSignal): Promise<UpstreamAnswer | NotFound>;
+  /** Our credit with the upstream, for the providers that keep a prepaid float. */
+  balance?(signal: AbortSignal): Promise<UpstreamBalance>;
+}
+
+/** Our credit with an upstream, in minor units of its currency. */
+export interface UpstreamBalance {
+  readonly available: bigint;
+  readonly currency: string;
 }

@@ -14,6 +14,14 @@ export function decideRetry(attemptsMade: number, retryAfterMs?: number): RetryD
 }
 
 /**
+ * An upstream out of credit (its float) refuses everything until it is topped up: not the order's
+ * fault, so the order waits on the same delays, then every 30 minutes, and never fails for it.
+ */
+export function decideFloatWait(attemptsMade: number): { readonly outcome: 'retry'; readonly delayMs: number } {
+  return { outcome: 'retry', delayMs: OPERATOR_RETRY_DELAYS_MS[Math.max(0, attemptsMade - 1)] ?? OPERATOR_RETRY_DELAYS_MS.at(-1)! };
+}
+
+/**
  * When to ask again about an attempt whose outcome we do not know (no answer in time, a dropped
  * connection, a 5xx after sending) or that an upstream is still processing, by how long ago it was
  * sent: every 5 seconds in its first minute, every 30 seconds to 10 minutes, every 2 minutes to an

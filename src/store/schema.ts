@@ -203,6 +203,15 @@ export interface UpstreamAttemptsTable {
   updated_at: DbInt;
 }
 
+export interface UpstreamBalancesTable {
+  connector: string;
+  /** Minor units of currency, as last read. */
+  available: DbInt | null;
+  currency: string | null;
+  checked_at: DbInt | null;
+  out_of_float_since: DbInt | null;
+}
+
 export interface OrderResolutionsTable {
   order_id: string;
   outcome: string;
@@ -234,4 +243,5 @@ export interface Database {
   ported_numbers: PortedNumbersTable;
   upstream_attempts: UpstreamAttemptsTable;
   order_resolutions: OrderResolutionsTable;
+  upstream_balances: UpstreamBalancesTable;
 }

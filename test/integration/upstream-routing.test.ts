@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { expect, it } from 'vitest';
 import { ordersForReview, resolveOrder } from '../../src/app/review-orders.js';
 import type { NotFound, UpstreamAnswer, UpstreamConnector } from '../../src/app/upstream.js';
@@ -12,7 +13,11 @@ import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestCon
 type Scripted = UpstreamAnswer | NotFound | 'hang' | 'throw';
 
 /** An upstream that answers from a script and notes every call (`send <reference>`, `lookup <reference>`). */
-function scriptedUpstream(name: string, script: { send?: Scripted[]; lookup?: Scripted[] }, serves: (order: Order) => boolean = () => true) {
+function scriptedUpstream(
+  name: string,
+  script: { send?: Scripted[]; lookup?: Scripted[]; balance?: { available: bigint; currency: string } },
+  serves: (order: Order) => boolean = () => true,
+) {
   const calls: string[] = [];
   const next = async (list: Scripted[] | undefined, signal: AbortSignal): Promise<never | UpstreamAnswer | NotFound> => {
     const step = list?.shift() ?? { kind: 'unknown', reason: 'script ran out' };
@@ -25,6 +30,7 @@ function scriptedUpstream(name: string, script: { send?: Scripted[]; lookup?: Sc
     serves,
     send: async (attempt, _order, signal) => (calls.push(`send ${attempt.reference}`), (await next(script.send, signal)) as UpstreamAnswer),
     lookup: async (attempt, _order, signal) => (calls.push(`lookup ${attempt.reference}`), next(script.lookup, signal)),
+    ...(script.balance ? { balance: async () => script.balance! } : {}),
   };
   return { upstream, calls };
 }
@@ -134,6 +140,33 @@ describeEachDialect('fulfilment through upstreams', (dialect) => {
     expect(await storedOrder(t.ctx, id)).toMatchObject({ status: 'FAILED', failureReason: 'upstream_busy' });
     expect((await attempts(id)).map((a) => a.reference)).toEqual([id, ...Array.from({ length: MAX_OPERATOR_ATTEMPTS - 1 }, (_, i) => `${id}-${i + 2}`)]);
     expect(await apiBalance(t.ctx, key)).toBe(1000);
+  });
+
+  it('holds orders while an upstream is out of float — never failing them — says so on /readyz and /metrics, and resumes by itself', async () => {
+    const { id, key } = await placeOne(t.ctx, '0744600012');
+    const rounds = MAX_OPERATOR_ATTEMPTS + 3;
+    const broke = scriptedUpstream('broke', {
+      send: [...Array.from({ length: rounds }, () => ({ kind: 'retry' as const, reason: 'upstream_insufficient_funds', outOfFloat: true })), { kind: 'success', operatorReference: 'OP-R' }],
+      balance: { available: 0n, currency: 'EUR' },
+    });
+    const logged: Array<{ level: number; msg: string; connector?: string }> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    const deps = { ...t.ctx.deps, log };
+    for (let round = 1; round <= rounds; round++) {
+      expect(await drain(createFulfilmentWorker(deps, [broke.upstream]))).toBe(1);
+      expect(await storedOrder(t.ctx, id)).toMatchObject({ status: 'PENDING', failureReason: 'upstream_insufficient_funds' });
+      t.ctx.clock.advance(OPERATOR_RETRY_DELAYS_MS.at(-1)!);
+    }
+    expect(logged.filter((l) => l.msg.startsWith('upstream out of float'))).toEqual([expect.objectContaining({ level: 50, connector: 'broke' })]);
+    const readiness = (await t.ctx.call(undefined, { method: 'GET', url: '/readyz' })).json();
+    expect(readiness).toEqual({ status: 'ready', degraded: [{ check: 'upstream_float', connector: 'broke', since: expect.any(String) }] });
+    expect((await t.ctx.call(undefined, { method: 'GET', url: '/metrics' })).body).toContain('topup_upstream_out_of_float{connector="broke"} 1');
+    expect(await apiBalance(t.ctx, key)).toBe(969.88);
+    // Topped up: the next attempt is accepted, and the mark clears itself.
+    expect(await drain(createFulfilmentWorker(deps, [broke.upstream]))).toBe(1);
+    expect(await storedOrder(t.ctx, id)).toMatchObject({ status: 'SUCCESS', operatorReference: 'OP-R' });
+    expect((await t.ctx.call(undefined, { method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
+    expect(logged.map((l) => l.msg)).toContain('upstream accepts orders again: its float was topped up');
   });
 
   it('fails an order no configured upstream serves, refunding it, without sending anything', async () => {

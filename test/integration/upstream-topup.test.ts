@@ -8,6 +8,8 @@ import { FIRST_LOOKUP_MS, OPERATOR_RETRY_DELAYS_MS, SLOWEST_LOOKUP_MS } from '..
 import { apiBalance, drain, orderCount, storedOrder } from '../support/books.js';
 import { checkNumbers, closeTestContext, describeEachDialect, FAST_SIMULATOR, openTestContext, recharge, type TestAccount, type TestContext } from '../support/harness.js';
 import { HttpProxy } from '../support/http-proxy.js';
+import { addDeposit } from '../../src/app/deposits.js';
+import { databaseEnv, topup } from '../support/cli.js';
 
 // A reseller instance of this service whose upstream is a wholesale instance of this service, both real:
 // the wholesale one listens on a port and the reseller's `topup` connector talks HTTP to it, through a
@@ -156,5 +158,42 @@ describeEachDialect('the topup connector, reseller over wholesale', (dialect) =>
     await settleBoth();
     expect(await storedOrder(reseller, id)).toMatchObject({ status: 'SUCCESS' });
     expect(await upstreamOrders()).toBe(before + 1);
+  });
+
+  it('holds orders while our credit at the wholesale instance is spent, reports the balance, and resumes once it is topped up', async () => {
+    const broke = await wholesale.account({ name: 'broke reseller', credit: '1.00', currency: 'EUR' });
+    const settings = { TOPUP_UPSTREAM: 'topup', TOPUP_UPSTREAM_TOPUP_URL: `http://127.0.0.1:${proxy.port}`, TOPUP_UPSTREAM_TOPUP_KEY: broke.key };
+    const poor = await openTestContext(dialect, { ...FAST_SIMULATOR, ...settings });
+    try {
+      const customer = await poor.account({ credit: '500.00' });
+      await checkNumbers(poor, customer.key, ['0744610005']);
+      const id = (await recharge(poor, customer.key, { recharges: [{ phone_number: '0744610005', amount: 5 }] })).json().orderSummary[0].rechargeId as string;
+      const worker = () => createFulfilmentWorker(poor.deps, createUpstreams(poor.deps));
+      for (const delay of OPERATOR_RETRY_DELAYS_MS) {
+        await drain(worker());
+        expect(await storedOrder(poor, id)).toMatchObject({ status: 'PENDING', failureReason: expect.stringMatching(/^upstream_insufficient_funds/) });
+        poor.clock.advance(delay);
+      }
+      await drain(worker());
+      expect(await storedOrder(poor, id)).toMatchObject({ status: 'PENDING' }); // past every retry, still waiting
+      expect((await poor.call(undefined, { method: 'GET', url: '/readyz' })).json().degraded).toEqual([expect.objectContaining({ check: 'upstream_float', connector: 'topup' })]);
+      const env = { ...databaseEnv(poor.database.target), ...settings };
+      const before = await topup(env, 'upstream', 'balance', '--json');
+      expect(JSON.parse(before.stdout)).toEqual({
+        data: [{ connector: 'topup', available: 1, currency: 'EUR', checked_at: expect.any(String), out_of_float_since: expect.any(String) }],
+      });
+      await addDeposit(wholesale.deps, { accountId: broke.accountId, amount: '100.00' });
+      poor.clock.advance(OPERATOR_RETRY_DELAYS_MS.at(-1)!);
+      await drain(worker());
+      await drain(wholesaleWorker());
+      poor.clock.advance(SLOWEST_LOOKUP_MS);
+      await drain(worker());
+      expect(await storedOrder(poor, id)).toMatchObject({ status: 'SUCCESS' });
+      expect((await poor.call(undefined, { method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
+      const after = JSON.parse((await topup(env, 'upstream', 'balance', '--json')).stdout);
+      expect(after.data[0]).toMatchObject({ available: 94.95, out_of_float_since: null });
+    } finally {
+      await closeTestContext(poor);
+    }
   });
 });

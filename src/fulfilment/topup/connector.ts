@@ -1,4 +1,4 @@
-import type { NotFound, UpstreamAnswer, UpstreamConnector } from '../../app/upstream.js';
+import type { NotFound, UpstreamAnswer, UpstreamBalance, UpstreamConnector } from '../../app/upstream.js';
 import { parseDecimal } from '../../domain/money.js';
 import type { Operator } from '../../domain/operators.js';
 import type { Order } from '../../domain/order.js';
@@ -95,7 +95,7 @@ export function createTopupConnector(settings: TopupUpstreamSettings, options: {
     }
     const code = problemCode(placed.body);
     // Refused as a whole, before any order was written upstream (one transaction there).
-    if (placed.status === 402) return { kind: 'retry', reason: `upstream_insufficient_funds: ${code}` };
+    if (placed.status === 402) return { kind: 'retry', reason: `upstream_insufficient_funds: ${code}`, outOfFloat: true };
     if (placed.status === 422 && code === 'idempotency_key_reused') {
       return { kind: 'unknown', reason: 'upstream_idempotency_conflict: the reference was used with another request; looked up' };
     }
@@ -118,11 +118,21 @@ export function createTopupConnector(settings: TopupUpstreamSettings, options: {
     return records[0] ? answerOfRecord(records[0]) : { kind: 'not_found' };
   }
 
+  async function balance(signal: AbortSignal): Promise<UpstreamBalance> {
+    const answer = await call('GET', '/v1/account/balance', signal);
+    const body = answer.kind === 'answer' ? (answer.body as { balance?: unknown; currency?: unknown }) : undefined;
+    if (answer.kind !== 'answer' || answer.status !== 200 || typeof body?.balance !== 'number' || typeof body.currency !== 'string') {
+      throw new Error(`the topup upstream's balance could not be read (${answer.kind === 'answer' ? `HTTP ${answer.status}` : answer.reason})`);
+    }
+    return { available: parseDecimal(body.balance.toFixed(2), 2)!, currency: body.currency };
+  }
+
   return {
     name: 'topup',
     serves: (order) => options.operators.includes(order.operator),
     send,
     lookup,
+    balance,
   };
 }
 

@@ -1,12 +1,21 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../app/deps.js';
-import { isReady } from '../../app/health.js';
+import { degradedChecks, isReady } from '../../app/health.js';
+import { isoTime } from '../../contract/common.js';
 import { metricsText } from '../../app/queue-stats.js';
 import { sendProblem } from '../error-handler.js';
 import { PROBLEMS, problemType, type ProblemCode } from '../problem.js';
 
 const Status = Type.Object({ status: Type.String() });
+const Readiness = Type.Object({
+  status: Type.String(),
+  degraded: Type.Optional(
+    Type.Array(Type.Object({ check: Type.String(), connector: Type.String(), since: Type.String({ format: 'date-time' }) }), {
+      description: 'what works only in part: an upstream out of float (its orders wait)',
+    }),
+  ),
+});
 const open = { security: [], tags: ['operations'] };
 
 /** Unauthenticated endpoints for load balancers, scrapers and humans reading the docs. */
@@ -19,9 +28,12 @@ export const operationsRoutes =
 
     app.get(
       '/readyz',
-      { schema: { ...open, summary: 'The database is reachable', response: { 200: Status } } },
-      async (request, reply) =>
-        (await isReady(deps)) ? { status: 'ready' } : sendProblem(request, reply, 'unavailable', 'The database is not reachable.'),
+      { schema: { ...open, summary: 'The database is reachable (and what works only in part)', response: { 200: Readiness } } },
+      async (request, reply) => {
+        if (!(await isReady(deps))) return sendProblem(request, reply, 'unavailable', 'The database is not reachable.');
+        const degraded = await degradedChecks(deps);
+        return degraded.length === 0 ? { status: 'ready' } : { status: 'ready', degraded: degraded.map((d) => ({ ...d, since: isoTime(d.since) })) };
+      },
     );
 
     app.get('/metrics', { schema: { ...open, summary: 'Prometheus metrics' } }, async (_request, reply) => {

@@ -9,6 +9,7 @@ import { queueAndFilterIndexes } from './0006-queue-and-filter-indexes.js';
 import { ledgerGuarantees } from './0007-ledger-guarantees.js';
 import { failedDeliveriesIndex } from './0008-failed-deliveries-index.js';
 import { upstreamAttempts } from './0009-upstream-attempts.js';
+import { upstreamFloat } from './0010-upstream-float.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -25,5 +26,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0007-ledger-guarantees': ledgerGuarantees(dialect),
     '0008-failed-deliveries-index': failedDeliveriesIndex(dialect),
     '0009-upstream-attempts': upstreamAttempts(dialect),
+    '0010-upstream-float': upstreamFloat(dialect),
   };
 }
