@@ -43,6 +43,20 @@ export interface UpstreamConnector {
   lookup(attempt: UpstreamAttempt, order: Order, signal: AbortSignal): Promise<UpstreamAnswer | NotFound>;
   /** Our credit with the upstream, for the providers that keep a prepaid float. */
   balance?(signal: AbortSignal): Promise<UpstreamBalance>;
+  /** The upstream's own record of our transactions created in [from, to), for reconciliation. */
+  transactions?(period: { readonly from: number; readonly to: number }, signal: AbortSignal): AsyncIterable<UpstreamTransaction>;
+}
+
+/** One transaction as the upstream records it. */
+export interface UpstreamTransaction {
+  readonly upstreamId: string;
+  /** Our attempt reference, when the upstream kept it. */
+  readonly reference: string | null;
+  readonly state: 'succeeded' | 'failed' | 'pending';
+  /** The top-up's amount in euro cents. */
+  readonly amount: bigint;
+  readonly cost?: UpstreamCost;
+  readonly createdAt: number;
 }
 
 /** Our credit with an upstream, in minor units of its currency. */

@@ -11,6 +11,7 @@ import { keysCommand } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
 import { ordersCommand } from './commands/orders.js';
 import { upstreamCommand } from './commands/upstream.js';
+import { reconcileCommand } from './commands/reconcile.js';
 import { portabilityCommand } from './commands/portability.js';
 import { ratesCommand } from './commands/rates.js';
 import { serveCommand } from './commands/serve.js';
@@ -26,7 +27,7 @@ export function buildProgram(): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .showSuggestionAfterError()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  for (const register of [migrateCommand, serveCommand, workerCommand, accountsCommand, keysCommand, depositsCommand, ordersCommand, upstreamCommand, ratesCommand, webhooksCommand, portabilityCommand, demoCommand, auditCommand]) {
+  for (const register of [migrateCommand, serveCommand, workerCommand, accountsCommand, keysCommand, depositsCommand, ordersCommand, upstreamCommand, reconcileCommand, ratesCommand, webhooksCommand, portabilityCommand, demoCommand, auditCommand]) {
     register(program);
   }
   return program;

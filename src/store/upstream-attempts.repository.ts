@@ -70,19 +70,6 @@ export async function attemptsOf(db: Db | Tx, orderId: string): Promise<Upstream
   return rows.map(toAttempt);
 }
 
-/** One connector's attempts made in a period, for reconciliation with the upstream's own records. */
-export async function attemptsOfConnector(db: Db, connector: string, from: number, to: number): Promise<UpstreamAttempt[]> {
-  const rows = await db
-    .selectFrom('upstream_attempts')
-    .selectAll()
-    .where('connector', '=', connector)
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
-    .orderBy('created_at')
-    .execute();
-  return rows.map(toAttempt);
-}
-
 /** Open orders whose open attempt is older than `before`: the upstream has not answered for them. */
 export async function ordersAwaitingAnswer(db: Db, before: number): Promise<Array<{ orderId: string; attempt: UpstreamAttempt }>> {
   const rows = await db
@@ -105,4 +92,23 @@ export async function insertResolution(
     .insertInto('order_resolutions')
     .values({ order_id: resolution.orderId, outcome: resolution.outcome, note: resolution.note, previous_status: resolution.previousStatus, resolved_at: resolution.at })
     .execute();
+}
+
+/** One connector's attempts made in a period, each with its order's amount and status. */
+export async function attemptsWithOrders(
+  db: Db,
+  connector: string,
+  period: { from: number; to: number },
+): Promise<Array<{ attempt: UpstreamAttempt; amount: bigint; orderStatus: string }>> {
+  const rows = await db
+    .selectFrom('upstream_attempts')
+    .innerJoin('orders', 'orders.id', 'upstream_attempts.order_id')
+    .selectAll('upstream_attempts')
+    .select(['orders.amount as order_amount', 'orders.status as order_status'])
+    .where('upstream_attempts.connector', '=', connector)
+    .where('upstream_attempts.created_at', '>=', period.from)
+    .where('upstream_attempts.created_at', '<', period.to)
+    .orderBy('upstream_attempts.created_at')
+    .execute();
+  return rows.map((r) => ({ attempt: toAttempt(r), amount: big(r.order_amount), orderStatus: r.order_status }));
 }

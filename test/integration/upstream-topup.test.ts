@@ -196,4 +196,40 @@ describeEachDialect('the topup connector, reseller over wholesale', (dialect) =>
       await closeTestContext(poor);
     }
   });
+
+  it('reconciles our attempts with the wholesale instance\'s orders, and finds planted differences', async () => {
+    const env = { ...databaseEnv(reseller.database.target), TOPUP_UPSTREAM: 'topup', TOPUP_UPSTREAM_TOPUP_URL: `http://127.0.0.1:${proxy.port}`, TOPUP_UPSTREAM_TOPUP_KEY: resellerAtWholesale.key };
+    const window = ['--from', new Date(Date.now() - 2 * 86_400_000).toISOString(), '--to', new Date(Date.now() + 2 * 86_400_000).toISOString()];
+    await customerOrder('0744610008');
+    await drain(resellerWorker());
+    await settleBoth();
+    const clean = await topup(env, 'reconcile', '--connector', 'topup', ...window, '--json');
+    expect([clean.code, JSON.parse(clean.stdout)]).toEqual([0, expect.objectContaining({ ok: true, connector: 'topup', mismatches: [] })]);
+    expect(JSON.parse(clean.stdout).theirs).toBeGreaterThanOrEqual(1);
+
+    // Planted: an order placed at the wholesale instance behind the reseller's back, and an attempt we
+    // recorded as failed that the wholesale instance performed.
+    await checkNumbers(wholesale, resellerAtWholesale.key, ['0744610009']);
+    const stray = (await recharge(wholesale, resellerAtWholesale.key, { recharges: [{ phone_number: '0744610009', amount: 5 }] })).json().orderSummary[0].rechargeId;
+    const { id } = await customerOrder('0744610010');
+    await drain(resellerWorker());
+    await settleBoth();
+    const [attempt] = await attemptsOf(reseller.deps.store.db, id);
+    await reseller.deps.store.db.updateTable('upstream_attempts').set({ state: 'failed' }).where('reference', '=', attempt!.reference).execute();
+    try {
+      const found = await topup(env, 'reconcile', '--connector', 'topup', ...window, '--json');
+      expect(found.code).toBe(1);
+      expect(JSON.parse(found.stdout).mismatches).toEqual(
+        expect.arrayContaining([
+          { kind: 'unknown_upstream_transaction', reference: null, order_id: null, upstream_id: stray, ours: 'no attempt', theirs: 'succeeded' },
+          { kind: 'status_differs', reference: id, order_id: id, upstream_id: attempt!.upstreamId, ours: 'failed', theirs: 'succeeded' },
+        ]),
+      );
+      expect(JSON.parse(found.stdout).mismatches).toHaveLength(2);
+    } finally {
+      await reseller.deps.store.db.updateTable('upstream_attempts').set({ state: 'succeeded' }).where('reference', '=', attempt!.reference).execute();
+    }
+    const unknown = await topup(env, 'reconcile', '--connector', 'dtone', '--json');
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([1, 'topup: no connector dtone in TOPUP_UPSTREAM (configured: topup)']);
+  });
 });

@@ -1,4 +1,4 @@
-import type { NotFound, UpstreamAnswer, UpstreamBalance, UpstreamConnector } from '../../app/upstream.js';
+import type { NotFound, UpstreamAnswer, UpstreamBalance, UpstreamConnector, UpstreamTransaction } from '../../app/upstream.js';
 import { parseDecimal } from '../../domain/money.js';
 import type { Operator } from '../../domain/operators.js';
 import type { Order } from '../../domain/order.js';
@@ -21,6 +21,8 @@ export interface TopupUpstreamSettings {
 interface RechargeRecord {
   readonly recharge_uuid: string;
   readonly recharge_status: string;
+  readonly amount?: number;
+  readonly created_at?: string;
   readonly failure_reason?: string | null;
   readonly operator_reference?: string | null;
   readonly passthrough?: { readonly attempt?: unknown } | null;
@@ -127,12 +129,33 @@ export function createTopupConnector(settings: TopupUpstreamSettings, options: {
     return { available: parseDecimal(body.balance.toFixed(2), 2)!, currency: body.currency };
   }
 
+  /** Every order of our account at the upstream created in the period, page by page (keyset). */
+  async function* transactions(period: { from: number; to: number }, signal: AbortSignal): AsyncIterable<UpstreamTransaction> {
+    const window = `from=${new Date(period.from).toISOString()}&to=${new Date(period.to).toISOString()}`;
+    let after: string | undefined;
+    for (;;) {
+      const page = await call('GET', `/v1/account/recharges?${window}&limit=100${after ? `&after=${after}` : ''}`, signal);
+      if (page.kind !== 'answer' || page.status !== 200) {
+        throw new Error(`the topup upstream's orders could not be listed (${page.kind === 'answer' ? `HTTP ${page.status}` : page.reason})`);
+      }
+      const records = (page.body as { data?: RechargeRecord[] }).data ?? [];
+      for (const r of records) {
+        const reference = typeof r.passthrough?.attempt === 'string' ? r.passthrough.attempt : null;
+        const state = r.recharge_status === 'SUCCESS' ? 'succeeded' : r.recharge_status === 'FAILED' ? 'failed' : 'pending';
+        yield { upstreamId: r.recharge_uuid, reference, state, amount: parseDecimal((r.amount ?? 0).toFixed(2), 2)!, createdAt: Date.parse(r.created_at ?? '') };
+      }
+      if (records.length < 100) return;
+      after = records.at(-1)!.recharge_uuid;
+    }
+  }
+
   return {
     name: 'topup',
     serves: (order) => options.operators.includes(order.operator),
     send,
     lookup,
     balance,
+    transactions,
   };
 }
 
