@@ -44,6 +44,11 @@ export const SettingsSchema = Type.Object({
   TOPUP_UPSTREAM: Type.Optional(Type.String({ pattern: '^[a-z]+(,[a-z]+)*$', description: 'simulator, or upstream connectors in priority order, e.g. topup' })),
   TOPUP_UPSTREAM_TOPUP_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'base URL of the topup upstream (a service with this interface)' })),
   TOPUP_UPSTREAM_TOPUP_KEY: Type.Optional(Type.String({ minLength: 1, description: 'API key of our account at the topup upstream' })),
+  DTONE_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'DT One DVS API key (HTTP Basic user name)' })),
+  DTONE_API_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'DT One DVS API secret (HTTP Basic password)' })),
+  DTONE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'DT One DVS API base URL (default: the sandbox in staging, production otherwise)' })),
+  TOPUP_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'the public base URL of this service, for upstream callback URLs' })),
+  TOPUP_UPSTREAM_CALLBACK_TOKEN: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{24,}$', description: 'the secret in upstream callback URLs (24+ URL-safe characters)' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'shared rate-limit store' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
 });
@@ -88,13 +93,26 @@ export interface Config {
   /** Upstream connectors in priority order (`simulator` alone in staging by default). */
   readonly upstreams: readonly UpstreamName[];
   readonly upstreamTopup: { readonly url: string; readonly key: string } | undefined;
+  readonly dtone: { readonly baseUrl: string; readonly key: string; readonly secret: string } | undefined;
+  /** Where upstreams call us back (`<public URL>/upstream/<connector>/callback/<token>`), when both are set. */
+  readonly upstreamCallbacks: { readonly publicUrl: string; readonly token: string } | undefined;
   readonly redisUrl: string | undefined;
   readonly logLevel: string;
 }
 
 /** The connectors this version can fulfil through. */
-export const UPSTREAM_NAMES = ['simulator', 'topup'] as const;
+export const UPSTREAM_NAMES = ['simulator', 'topup', 'dtone'] as const;
 export type UpstreamName = (typeof UPSTREAM_NAMES)[number];
+
+/** The settings each connector cannot work without. */
+const CREDENTIALS: Readonly<Record<string, readonly string[]>> = {
+  topup: ['TOPUP_UPSTREAM_TOPUP_URL', 'TOPUP_UPSTREAM_TOPUP_KEY'],
+  dtone: ['DTONE_API_KEY', 'DTONE_API_SECRET'],
+};
+
+/** DT One's documented hosts. */
+export const DTONE_SANDBOX_URL = 'https://preprod-dvs-api.dtone.com/v1';
+export const DTONE_PRODUCTION_URL = 'https://dvs-api.dtone.com/v1';
 
 /** TOPUP_UPSTREAM checked: known names, each once, the simulator alone, and every credential named. */
 function upstreamProblems(raw: Record<string, string | undefined>): string[] {
@@ -104,10 +122,12 @@ function upstreamProblems(raw: Record<string, string | undefined>): string[] {
     .map((name) => `TOPUP_UPSTREAM: unknown connector "${name}" (must be simulator, or a list of: ${UPSTREAM_NAMES.filter((n) => n !== 'simulator').join(', ')})`);
   if (new Set(names).size !== names.length) problems.push('TOPUP_UPSTREAM: a connector is named twice');
   if (names.includes('simulator') && names.length > 1) problems.push('TOPUP_UPSTREAM: the simulator fakes top-ups and cannot be mixed with real upstreams');
-  if (names.includes('topup')) {
-    for (const variable of ['TOPUP_UPSTREAM_TOPUP_URL', 'TOPUP_UPSTREAM_TOPUP_KEY']) {
-      if (raw[variable] === undefined) problems.push(`${variable}: required when TOPUP_UPSTREAM includes topup`);
-    }
+  for (const [name, variables] of Object.entries(CREDENTIALS)) {
+    if (!names.includes(name)) continue;
+    for (const variable of variables) if (raw[variable] === undefined) problems.push(`${variable}: required when TOPUP_UPSTREAM includes ${name}`);
+  }
+  if ((raw.TOPUP_PUBLIC_URL === undefined) !== (raw.TOPUP_UPSTREAM_CALLBACK_TOKEN === undefined)) {
+    problems.push('TOPUP_PUBLIC_URL and TOPUP_UPSTREAM_CALLBACK_TOKEN: set both (upstream callbacks) or neither');
   }
   return problems;
 }
@@ -190,6 +210,18 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     upstreamTopup:
       s.TOPUP_UPSTREAM_TOPUP_URL !== undefined && s.TOPUP_UPSTREAM_TOPUP_KEY !== undefined
         ? { url: s.TOPUP_UPSTREAM_TOPUP_URL.replace(/\/+$/, ''), key: s.TOPUP_UPSTREAM_TOPUP_KEY }
+        : undefined,
+    dtone:
+      s.DTONE_API_KEY !== undefined && s.DTONE_API_SECRET !== undefined
+        ? {
+            baseUrl: (s.DTONE_BASE_URL ?? (environment === 'production' ? DTONE_PRODUCTION_URL : DTONE_SANDBOX_URL)).replace(/\/+$/, ''),
+            key: s.DTONE_API_KEY,
+            secret: s.DTONE_API_SECRET,
+          }
+        : undefined,
+    upstreamCallbacks:
+      s.TOPUP_PUBLIC_URL !== undefined && s.TOPUP_UPSTREAM_CALLBACK_TOKEN !== undefined
+        ? { publicUrl: s.TOPUP_PUBLIC_URL.replace(/\/+$/, ''), token: s.TOPUP_UPSTREAM_CALLBACK_TOKEN }
         : undefined,
     redisUrl: s.REDIS_URL,
     logLevel: s.LOG_LEVEL ?? 'info',

@@ -9,6 +9,7 @@ import type { Clock, FeedReader, HostResolver } from './app/ports.js';
 import { WorkSignal } from './app/work-signal.js';
 import type { Config } from './config.js';
 import { webhookEventBody } from './contract/webhooks.js';
+import { storedCatalogue } from './app/catalogue.js';
 import { openStore } from './store/database.js';
 
 /** What a caller may choose instead of the real thing: tests drive time, DNS and the feed. */
@@ -51,6 +52,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       readFeed: overrides.readFeed ?? httpFeedReader,
       renderEvent: webhookEventBody,
       telemetry: prometheusTelemetry(),
+      catalogue: storedCatalogue(store, overrides.clock ?? systemClock),
       migrated,
       close: () => store.close(),
     };

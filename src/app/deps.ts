@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Store } from '../store/database.js';
 import type { Clock, EventRenderer, FeedReader, HostResolver, Telemetry } from './ports.js';
 import type { WorkSignal } from './work-signal.js';
+import type { ProductCatalogue } from './catalogue.js';
 
 /**
  * Everything a use case may touch, passed explicitly and chosen once at start-up by `createDeps`
@@ -19,4 +20,6 @@ export interface Deps {
   readonly readFeed: FeedReader;
   readonly renderEvent: EventRenderer;
   readonly telemetry: Telemetry;
+  /** The catalogue upstreams' products, in memory. */
+  readonly catalogue: ProductCatalogue;
 }

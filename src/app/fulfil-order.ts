@@ -35,7 +35,8 @@ export async function fulfilOrder(deps: Deps, order: Order, workerId: string, ro
     if (!upstream) deps.log.error({ order: order.id, connector: open.connector }, 'an open attempt belongs to a connector no longer configured');
     // After a provable non-performance, only the upstreams after this one are left for now.
     candidates = serving.slice(serving.findIndex((u) => u.name === open.connector) + 1);
-    const outcome = await recordAnswer(deps, order, workerId, open, answer, candidates.length === 0, { keepsFloat: upstream?.balance !== undefined });
+    const round = attempts.filter((a) => a.connector === open.connector).length;
+    const outcome = await recordAnswer(deps, order, workerId, open, answer, candidates.length === 0, { keepsFloat: upstream?.balance !== undefined, round });
     if (outcome.kind !== 'next') return outcome;
   }
   // Nothing was sent, and nothing can be: failing the order and refunding it is safe.
@@ -45,7 +46,8 @@ export async function fulfilOrder(deps: Deps, order: Order, workerId: string, ro
     const attempt = await startAttempt(deps, order, workerId, upstream.name, number++);
     if (!attempt) return { kind: 'lost' };
     const answer = await callWithDeadline(deps, upstream, order, route.timeoutMs, (signal) => upstream.send(attempt, order, signal));
-    const outcome = await recordAnswer(deps, order, workerId, attempt, answer, index === candidates.length - 1, { keepsFloat: upstream.balance !== undefined });
+    const round = attempts.filter((a) => a.connector === upstream.name).length + 1;
+    const outcome = await recordAnswer(deps, order, workerId, attempt, answer, index === candidates.length - 1, { keepsFloat: upstream.balance !== undefined, round });
     if (outcome.kind !== 'next') return outcome;
   }
   throw new Error('unreachable: the last candidate never answers "next"');

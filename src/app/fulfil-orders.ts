@@ -83,8 +83,11 @@ export async function recordAnswer(
   attempt: UpstreamAttempt,
   answer: UpstreamAnswer,
   lastCandidate: boolean,
-  upstream: { readonly keepsFloat: boolean } = { keepsFloat: false },
+  upstream: { readonly keepsFloat: boolean; readonly round?: number } = { keepsFloat: false },
 ): Promise<AnswerOutcome> {
+  // Refusals are counted in rounds of attempts (this upstream's attempts at the order), not in claims:
+  // an asynchronous upstream takes several claims (send, lookups) for one attempt.
+  const round = upstream.round ?? order.attempts;
   const now = deps.clock.now();
   let floatChange: 'out' | 'back' | undefined;
   const outcome = await deps.store.transact(async (tx): Promise<AnswerOutcome> => {
@@ -128,10 +131,10 @@ export async function recordAnswer(
         if (answer.outOfFloat && (await markOutOfFloat(tx, attempt.connector, now))) floatChange = 'out';
         if (!lastCandidate) return { kind: 'next' };
         if (answer.outOfFloat) {
-          const wait = decideFloatWait(order.attempts);
+          const wait = decideFloatWait(round);
           return settle({ status: 'PENDING', nextAttemptAt: now + wait.delayMs, failureReason: answer.reason, now });
         }
-        const decision = decideRetry(order.attempts, answer.retryAfterMs);
+        const decision = decideRetry(round, answer.retryAfterMs);
         // Every attempt provably did nothing: once the retries run out, failing and refunding is safe.
         if (decision.outcome === 'fail') return failAndRefund(tx, deps, order, workerId, answer.reason, now);
         return settle({ status: 'PENDING', nextAttemptAt: now + decision.delayMs, failureReason: answer.reason, now });

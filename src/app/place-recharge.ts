@@ -9,6 +9,7 @@ import { passthroughText } from '../domain/passthrough.js';
 import { parseRomanianMobile } from '../domain/phone-number.js';
 import { priceEntry } from '../domain/pricing.js';
 import { assessEntry, type AcceptedEntry } from '../domain/recharge-entry.js';
+import { nearestAmounts, productFor, type UpstreamProduct } from '../domain/upstream-product.js';
 import { vatRateAt } from '../domain/vat.js';
 import { findAccount } from '../store/accounts.repository.js';
 import type { Tx } from '../store/database.js';
@@ -19,11 +20,22 @@ import { findPortedOperators } from '../store/ported-numbers.repository.js';
 import type { Deps } from './deps.js';
 import { idempotent, type IdempotencyOptions, type IdempotentOutcome } from './idempotency.js';
 import { newUuid } from './ids.js';
+import { CATALOGUE_UPSTREAMS } from './catalogue.js';
 import { currentRate } from './rates.js';
 import { resolveWebhookName } from './webhook-choice.js';
 
-/** Judges every entry against the numbers' current operators and this account's number checks. */
-async function acceptEntries(deps: Deps, tx: Tx, principal: Principal, request: RechargeRequest, now: number): Promise<AcceptedEntry[]> {
+/**
+ * Judges every entry against the numbers' current operators and this account's number checks, and,
+ * when only catalogue upstreams are configured, against what they can deliver.
+ */
+async function acceptEntries(
+  deps: Deps,
+  tx: Tx,
+  principal: Principal,
+  request: RechargeRequest,
+  now: number,
+  catalogue: readonly UpstreamProduct[] | undefined,
+): Promise<AcceptedEntry[]> {
   const parsed = request.recharges.map((entry) => parseRomanianMobile(entry.phone_number));
   const msisdns = parsed.flatMap((p) => (p.ok ? [p.msisdn] : []));
   const [ported, checks] = await Promise.all([
@@ -48,6 +60,7 @@ async function acceptEntries(deps: Deps, tx: Tx, principal: Principal, request: 
       { now, checkTtlMs: deps.config.numberCheckTtlSeconds * 1000 },
     );
     if (Array.isArray(verdict)) problems.push(...verdict);
+    else if (catalogue && !productFor(catalogue, verdict.operator, verdict.amount)) problems.push(notAvailable(catalogue, verdict));
     else accepted.push(verdict);
   });
   if (problems.length > 0) {
@@ -59,6 +72,26 @@ async function acceptEntries(deps: Deps, tx: Tx, principal: Principal, request: 
     );
   }
   return accepted;
+}
+
+function notAvailable(catalogue: readonly UpstreamProduct[], entry: AcceptedEntry): FieldProblem {
+  const nearest = nearestAmounts(catalogue, entry.operator, entry.amount).map((a) => formatDecimal(a));
+  return {
+    arrayPosition: entry.arrayPosition,
+    field: 'amount',
+    code: 'amount_not_available',
+    message:
+      nearest.length === 0
+        ? `No upstream delivers top-ups to ${entry.operator} numbers right now.`
+        : `No upstream delivers ${formatDecimal(entry.amount)} EUR to ${entry.operator} numbers; the nearest amounts available: ${nearest.join(', ')} EUR.`,
+  };
+}
+
+/** What placement must check amounts against: the catalogues, when every configured upstream sells from one. */
+async function deliverableProducts(deps: Deps): Promise<readonly UpstreamProduct[] | undefined> {
+  const { upstreams } = deps.config;
+  if (!upstreams.every((u) => CATALOGUE_UPSTREAMS.has(u))) return undefined;
+  return (await deps.catalogue.current()).filter((p) => (upstreams as readonly string[]).includes(p.connector));
 }
 
 /**
@@ -73,12 +106,14 @@ export async function placeRecharge(
   idempotency?: IdempotencyOptions<Placement>,
 ): Promise<IdempotentOutcome<Placement>> {
   const passthrough = passthroughText(request.passthrough);
+  // Read before the unit of work: a unit waits for nothing but its own statements.
+  const catalogue = await deliverableProducts(deps);
   // One unit of work from the first read to the commit: on SQLite it joins a group commit whole,
   // instead of queueing for the connection once per read.
   const outcome = await idempotent(deps, principal.accountId, idempotency, request, (remember) => deps.store.transact(async (tx) => {
     const now = deps.clock.now();
     const webhookName = await resolveWebhookName(deps, principal.accountId, request.webhook_name, tx);
-    const entries = await acceptEntries(deps, tx, principal, request, now);
+    const entries = await acceptEntries(deps, tx, principal, request, now, catalogue);
     const rate = await currentRate(deps, tx);
     const vat = vatRateAt(now, deps.config.fixedVatRate);
     const requestId = newUuid(now);

@@ -1,5 +1,6 @@
 import type { Order } from '../domain/order.js';
 import type { UpstreamAttempt, UpstreamCost } from '../domain/upstream-attempt.js';
+import type { UpstreamProduct } from '../domain/upstream-product.js';
 
 /**
  * What an upstream said about one attempt, as the fulfilment use case records it:
@@ -43,6 +44,8 @@ export interface UpstreamConnector {
   lookup(attempt: UpstreamAttempt, order: Order, signal: AbortSignal): Promise<UpstreamAnswer | NotFound>;
   /** Our credit with the upstream, for the providers that keep a prepaid float. */
   balance?(signal: AbortSignal): Promise<UpstreamBalance>;
+  /** The upstream's products for Romanian operators, for catalogue upstreams (`topup upstream products sync`). */
+  products?(signal: AbortSignal): Promise<UpstreamProduct[]>;
   /** The upstream's own record of our transactions created in [from, to), for reconciliation. */
   transactions?(period: { readonly from: number; readonly to: number }, signal: AbortSignal): AsyncIterable<UpstreamTransaction>;
 }
@@ -63,4 +66,9 @@ export interface UpstreamTransaction {
 export interface UpstreamBalance {
   readonly available: bigint;
   readonly currency: string;
+}
+
+/** A lookup changes nothing upstream: when it fails (refused, errored), we simply still do not know. */
+export function lookupFailure(answer: UpstreamAnswer): UpstreamAnswer {
+  return answer.kind === 'unknown' ? answer : { kind: 'unknown', reason: answer.kind === 'retry' ? answer.reason : `lookup ${answer.kind}` };
 }

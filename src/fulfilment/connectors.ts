@@ -4,6 +4,8 @@ import type { UpstreamConnector } from '../app/upstream.js';
 import { ConfigError } from '../config.js';
 import { createSimulator } from './simulator.js';
 import { createTopupConnector } from './topup/connector.js';
+import { createDtoneConnector } from './dtone/connector.js';
+import { callbackUrl } from '../app/upstream-callbacks.js';
 
 /**
  * Builds the upstream connectors named by TOPUP_UPSTREAM, in priority order, once at start-up. The
@@ -24,6 +26,8 @@ export function createUpstreams(deps: Deps): UpstreamConnector[] {
       case 'topup':
         // loadConfig refuses `topup` without its URL and key.
         return createTopupConnector(config.upstreamTopup!, { operators: config.operators });
+      case 'dtone':
+        return createDtoneConnector({ ...config.dtone!, ...(config.upstreamCallbacks ? { callbackUrl: callbackUrl(config.upstreamCallbacks, 'dtone') } : {}) }, deps.catalogue);
     }
   });
 }

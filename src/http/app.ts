@@ -22,6 +22,7 @@ import { accountRechargesRoutes } from './routes/v1-account-recharges.js';
 import { rechargeRoute } from './routes/v1-recharge.js';
 import { checkNumberRoute } from './routes/v1-check-number.js';
 import { pingRoute } from './routes/v1-ping.js';
+import { upstreamCallbackRoutes } from './routes/upstream-callbacks.js';
 import { operationsRoutes } from './routes/operations.js';
 import { validatorCompiler } from './validation.js';
 
@@ -120,6 +121,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(operationsRoutes(deps));
+  await app.register(upstreamCallbackRoutes(deps));
   await app.register(async (v1) => {
     // A route that takes no query refuses one, as the listings refuse unknown parameters: a typo such as
     // `?limt=5` must fail loudly everywhere, not be ignored on some routes.

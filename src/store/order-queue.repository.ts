@@ -165,3 +165,16 @@ export async function settleOpenOrder(
     .executeTakeFirst();
   return after && { before: toOrder(before), after: toOrder(after) };
 }
+
+/** Makes an order awaiting an upstream's answer due for its lookup now; false when it is not awaiting one. */
+export async function lookUpNow(db: Db | Tx, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ next_attempt_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'PROCESSING')
+    .where('claimed_by', 'is', null)
+    .where('next_attempt_at', '>', now)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

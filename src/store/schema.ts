@@ -212,6 +212,21 @@ export interface UpstreamBalancesTable {
   out_of_float_since: DbInt | null;
 }
 
+export interface UpstreamProductsTable {
+  connector: string;
+  product_id: string;
+  operator: string;
+  name: string;
+  side: string;
+  kind: string;
+  /** Euro cents: a fixed product's amount, or a ranged one's bounds and step. */
+  amount: DbInt | null;
+  min: DbInt | null;
+  max: DbInt | null;
+  increment: DbInt | null;
+  synced_at: DbInt;
+}
+
 export interface OrderResolutionsTable {
   order_id: string;
   outcome: string;
@@ -244,4 +259,5 @@ export interface Database {
   upstream_attempts: UpstreamAttemptsTable;
   order_resolutions: OrderResolutionsTable;
   upstream_balances: UpstreamBalancesTable;
+  upstream_products: UpstreamProductsTable;
 }

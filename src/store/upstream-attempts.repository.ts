@@ -112,3 +112,13 @@ export async function attemptsWithOrders(
     .execute();
   return rows.map((r) => ({ attempt: toAttempt(r), amount: big(r.order_amount), orderStatus: r.order_status }));
 }
+
+/** The attempt with this reference, or with this upstream id at this connector. */
+export async function findAttempt(db: Db, connector: string, key: { reference?: string; upstreamId?: string }): Promise<UpstreamAttempt | undefined> {
+  let query = db.selectFrom('upstream_attempts').selectAll().where('connector', '=', connector);
+  if (key.reference !== undefined) query = query.where('reference', '=', key.reference);
+  else if (key.upstreamId !== undefined) query = query.where('upstream_id', '=', key.upstreamId);
+  else return undefined;
+  const row = await query.executeTakeFirst();
+  return row && toAttempt(row);
+}

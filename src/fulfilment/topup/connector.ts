@@ -1,4 +1,4 @@
-import type { NotFound, UpstreamAnswer, UpstreamBalance, UpstreamConnector, UpstreamTransaction } from '../../app/upstream.js';
+import { lookupFailure, type NotFound, type UpstreamAnswer, type UpstreamBalance, type UpstreamConnector, type UpstreamTransaction } from '../../app/upstream.js';
 import { parseDecimal } from '../../domain/money.js';
 import type { Operator } from '../../domain/operators.js';
 import type { Order } from '../../domain/order.js';
@@ -111,11 +111,11 @@ export function createTopupConnector(settings: TopupUpstreamSettings, options: {
       const found = await call('GET', `/v1/account/recharges/${encodeURIComponent(attempt.upstreamId)}`, signal);
       if (found.kind === 'answer' && found.status === 200) return answerOfRecord(found.body as RechargeRecord);
       if (found.kind === 'answer' && found.status === 404) return { kind: 'not_found' };
-      return asLookupFailure(unexpected(found, 'lookup', Date.now()));
+      return lookupFailure(unexpected(found, 'lookup', Date.now()));
     }
     // The upstream's id was never recorded (a crash between its answer and our commit): by document id.
     const listed = await call('GET', `/v1/account/recharges?document_id=${encodeURIComponent(order.id)}&limit=100`, signal);
-    if (listed.kind !== 'answer' || listed.status !== 200) return asLookupFailure(unexpected(listed, 'lookup', Date.now()));
+    if (listed.kind !== 'answer' || listed.status !== 200) return lookupFailure(unexpected(listed, 'lookup', Date.now()));
     const records = ((listed.body as { data?: RechargeRecord[] }).data ?? []).filter((r) => r.passthrough?.attempt === attempt.reference);
     return records[0] ? answerOfRecord(records[0]) : { kind: 'not_found' };
   }
@@ -157,9 +157,4 @@ export function createTopupConnector(settings: TopupUpstreamSettings, options: {
     balance,
     transactions,
   };
-}
-
-/** A lookup changes nothing upstream: when it fails, we simply still do not know. */
-function asLookupFailure(answer: UpstreamAnswer): UpstreamAnswer {
-  return answer.kind === 'unknown' ? answer : { kind: 'unknown', reason: answer.kind === 'retry' ? answer.reason : `lookup ${answer.kind}` };
 }

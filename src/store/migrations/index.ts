@@ -10,6 +10,7 @@ import { ledgerGuarantees } from './0007-ledger-guarantees.js';
 import { failedDeliveriesIndex } from './0008-failed-deliveries-index.js';
 import { upstreamAttempts } from './0009-upstream-attempts.js';
 import { upstreamFloat } from './0010-upstream-float.js';
+import { upstreamProducts } from './0011-upstream-products.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -27,5 +28,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0008-failed-deliveries-index': failedDeliveriesIndex(dialect),
     '0009-upstream-attempts': upstreamAttempts(dialect),
     '0010-upstream-float': upstreamFloat(dialect),
+    '0011-upstream-products': upstreamProducts(dialect),
   };
 }
