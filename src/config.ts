@@ -47,6 +47,10 @@ export const SettingsSchema = Type.Object({
   DTONE_API_KEY: Type.Optional(Type.String({ minLength: 1, description: 'DT One DVS API key (HTTP Basic user name)' })),
   DTONE_API_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'DT One DVS API secret (HTTP Basic password)' })),
   DTONE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'DT One DVS API base URL (default: the sandbox in staging, production otherwise)' })),
+  RELOADLY_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, description: 'Reloadly OAuth2 client id' })),
+  RELOADLY_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'Reloadly OAuth2 client secret' })),
+  RELOADLY_AUTH_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'Reloadly token URL (default https://auth.reloadly.com/oauth/token)' })),
+  RELOADLY_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'Reloadly Airtime API base URL (default: the sandbox in staging, production otherwise)' })),
   TOPUP_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'the public base URL of this service, for upstream callback URLs' })),
   TOPUP_UPSTREAM_CALLBACK_TOKEN: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{24,}$', description: 'the secret in upstream callback URLs (24+ URL-safe characters)' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'shared rate-limit store' })),
@@ -94,6 +98,7 @@ export interface Config {
   readonly upstreams: readonly UpstreamName[];
   readonly upstreamTopup: { readonly url: string; readonly key: string } | undefined;
   readonly dtone: { readonly baseUrl: string; readonly key: string; readonly secret: string } | undefined;
+  readonly reloadly: { readonly clientId: string; readonly clientSecret: string; readonly authUrl: string; readonly baseUrl: string } | undefined;
   /** Where upstreams call us back (`<public URL>/upstream/<connector>/callback/<token>`), when both are set. */
   readonly upstreamCallbacks: { readonly publicUrl: string; readonly token: string } | undefined;
   readonly redisUrl: string | undefined;
@@ -101,18 +106,24 @@ export interface Config {
 }
 
 /** The connectors this version can fulfil through. */
-export const UPSTREAM_NAMES = ['simulator', 'topup', 'dtone'] as const;
+export const UPSTREAM_NAMES = ['simulator', 'topup', 'dtone', 'reloadly'] as const;
 export type UpstreamName = (typeof UPSTREAM_NAMES)[number];
 
 /** The settings each connector cannot work without. */
 const CREDENTIALS: Readonly<Record<string, readonly string[]>> = {
   topup: ['TOPUP_UPSTREAM_TOPUP_URL', 'TOPUP_UPSTREAM_TOPUP_KEY'],
   dtone: ['DTONE_API_KEY', 'DTONE_API_SECRET'],
+  reloadly: ['RELOADLY_CLIENT_ID', 'RELOADLY_CLIENT_SECRET'],
 };
 
 /** DT One's documented hosts. */
 export const DTONE_SANDBOX_URL = 'https://preprod-dvs-api.dtone.com/v1';
 export const DTONE_PRODUCTION_URL = 'https://dvs-api.dtone.com/v1';
+
+/** Reloadly's documented hosts. */
+export const RELOADLY_AUTH_URL = 'https://auth.reloadly.com/oauth/token';
+export const RELOADLY_SANDBOX_URL = 'https://topups-sandbox.reloadly.com';
+export const RELOADLY_PRODUCTION_URL = 'https://topups.reloadly.com';
 
 /** TOPUP_UPSTREAM checked: known names, each once, the simulator alone, and every credential named. */
 function upstreamProblems(raw: Record<string, string | undefined>): string[] {
@@ -217,6 +228,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
             baseUrl: (s.DTONE_BASE_URL ?? (environment === 'production' ? DTONE_PRODUCTION_URL : DTONE_SANDBOX_URL)).replace(/\/+$/, ''),
             key: s.DTONE_API_KEY,
             secret: s.DTONE_API_SECRET,
+          }
+        : undefined,
+    reloadly:
+      s.RELOADLY_CLIENT_ID !== undefined && s.RELOADLY_CLIENT_SECRET !== undefined
+        ? {
+            clientId: s.RELOADLY_CLIENT_ID,
+            clientSecret: s.RELOADLY_CLIENT_SECRET,
+            authUrl: s.RELOADLY_AUTH_URL ?? RELOADLY_AUTH_URL,
+            baseUrl: (s.RELOADLY_BASE_URL ?? (environment === 'production' ? RELOADLY_PRODUCTION_URL : RELOADLY_SANDBOX_URL)).replace(/\/+$/, ''),
           }
         : undefined,
     upstreamCallbacks:

@@ -43,6 +43,12 @@ export function callbackSubject(connector: string, body: unknown): { reference?:
     if (typeof b.external_id === 'string') return { reference: b.external_id };
     return typeof b.id === 'number' || typeof b.id === 'string' ? { upstreamId: String(b.id) } : undefined;
   }
+  if (connector === 'reloadly') {
+    // Reloadly's webhook body is not in the gathered documents: the transaction, at the top or under `data`.
+    const t = (typeof b.data === 'object' && b.data !== null ? b.data : b) as { customIdentifier?: unknown; transactionId?: unknown };
+    if (typeof t.customIdentifier === 'string') return { reference: t.customIdentifier };
+    return typeof t.transactionId === 'number' || typeof t.transactionId === 'string' ? { upstreamId: String(t.transactionId) } : undefined;
+  }
   if (connector === 'topup') {
     const data = (b.data ?? {}) as { recharge_uuid?: unknown; passthrough?: { attempt?: unknown } | null };
     if (typeof data.passthrough?.attempt === 'string') return { reference: data.passthrough.attempt };

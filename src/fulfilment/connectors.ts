@@ -5,6 +5,7 @@ import { ConfigError } from '../config.js';
 import { createSimulator } from './simulator.js';
 import { createTopupConnector } from './topup/connector.js';
 import { createDtoneConnector } from './dtone/connector.js';
+import { createReloadlyConnector } from './reloadly/connector.js';
 import { callbackUrl } from '../app/upstream-callbacks.js';
 
 /**
@@ -26,6 +27,8 @@ export function createUpstreams(deps: Deps): UpstreamConnector[] {
       case 'topup':
         // loadConfig refuses `topup` without its URL and key.
         return createTopupConnector(config.upstreamTopup!, { operators: config.operators });
+      case 'reloadly':
+        return createReloadlyConnector(config.reloadly!);
       case 'dtone':
         return createDtoneConnector({ ...config.dtone!, ...(config.upstreamCallbacks ? { callbackUrl: callbackUrl(config.upstreamCallbacks, 'dtone') } : {}) }, deps.catalogue);
     }

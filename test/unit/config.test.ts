@@ -78,13 +78,17 @@ describe('settings', () => {
     expect(() => loadConfig({ TOPUP_UPSTREAM: 'topup' })).toThrow(
       'invalid settings: TOPUP_UPSTREAM_TOPUP_URL: required when TOPUP_UPSTREAM includes topup; TOPUP_UPSTREAM_TOPUP_KEY: required when TOPUP_UPSTREAM includes topup',
     );
-    expect(() => loadConfig({ TOPUP_UPSTREAM: 'ding' })).toThrow('TOPUP_UPSTREAM: unknown connector "ding" (must be simulator, or a list of: topup, dtone)');
+    expect(() => loadConfig({ TOPUP_UPSTREAM: 'ding' })).toThrow('TOPUP_UPSTREAM: unknown connector "ding" (must be simulator, or a list of: topup, dtone, reloadly)');
     expect(() => loadConfig({ TOPUP_UPSTREAM: 'dtone,topup', TOPUP_UPSTREAM_TOPUP_URL: 'http://x', TOPUP_UPSTREAM_TOPUP_KEY: 'k' })).toThrow(
       'invalid settings: DTONE_API_KEY: required when TOPUP_UPSTREAM includes dtone; DTONE_API_SECRET: required when TOPUP_UPSTREAM includes dtone',
     );
     const dtone = { TOPUP_UPSTREAM: 'dtone', DTONE_API_KEY: 'k', DTONE_API_SECRET: 's' };
     expect(loadConfig(dtone).dtone).toEqual({ baseUrl: 'https://preprod-dvs-api.dtone.com/v1', key: 'k', secret: 's' });
     expect(loadConfig({ ...dtone, TOPUP_ENV: 'production' }).dtone?.baseUrl).toBe('https://dvs-api.dtone.com/v1');
+    const reloadly = { TOPUP_UPSTREAM: 'reloadly', RELOADLY_CLIENT_ID: 'id', RELOADLY_CLIENT_SECRET: 'secret' };
+    expect(loadConfig(reloadly).reloadly).toEqual({ clientId: 'id', clientSecret: 'secret', authUrl: 'https://auth.reloadly.com/oauth/token', baseUrl: 'https://topups-sandbox.reloadly.com' });
+    expect(loadConfig({ ...reloadly, TOPUP_ENV: 'production' }).reloadly?.baseUrl).toBe('https://topups.reloadly.com');
+    expect(() => loadConfig({ TOPUP_UPSTREAM: 'reloadly' })).toThrow(/RELOADLY_CLIENT_ID: required when TOPUP_UPSTREAM includes reloadly/);
     expect(() => loadConfig({ TOPUP_PUBLIC_URL: 'https://topup.example' })).toThrow(/set both \(upstream callbacks\) or neither/);
     expect(() => loadConfig({ TOPUP_PUBLIC_URL: 'https://topup.example', TOPUP_UPSTREAM_CALLBACK_TOKEN: 'short' })).toThrow(/TOPUP_UPSTREAM_CALLBACK_TOKEN/);
     expect(loadConfig({ TOPUP_PUBLIC_URL: 'https://topup.example/', TOPUP_UPSTREAM_CALLBACK_TOKEN: 'a'.repeat(24) }).upstreamCallbacks).toEqual({

@@ -1,0 +1,57 @@
+import type { UpstreamAnswer } from '../../app/upstream.js';
+import { parseDecimal } from '../../domain/money.js';
+
+// Reloadly's documents (Airtime API) turned into our terms. UPSTREAMS.md gathers the facts.
+
+export interface DetectedOperator {
+  readonly operatorId?: number;
+  readonly id?: number;
+  readonly name?: string;
+  readonly denominationType?: 'FIXED' | 'RANGE';
+  readonly supportsLocalAmounts?: boolean;
+  readonly destinationCurrencyCode?: string;
+  readonly localMinAmount?: number | null;
+  readonly localMaxAmount?: number | null;
+  readonly localFixedAmounts?: number[] | null;
+}
+
+export interface ReloadlyTopup {
+  readonly transactionId?: number | string;
+  readonly status?: string;
+  readonly customIdentifier?: string;
+  readonly operatorTransactionId?: string | null;
+  readonly balanceInfo?: { readonly cost?: number; readonly currencyCode?: string } | null;
+  /** The status endpoint may nest the transaction. */
+  readonly transaction?: ReloadlyTopup;
+}
+
+const cents = (value: number) => parseDecimal(value.toFixed(2), 2)!;
+
+/** Whether the operator sells exactly `amount` euro cents in its own currency, EUR. */
+export function deliverable(operator: DetectedOperator, amount: bigint): boolean {
+  if (!operator.supportsLocalAmounts || operator.destinationCurrencyCode !== 'EUR') return false;
+  if (operator.denominationType === 'FIXED') return (operator.localFixedAmounts ?? []).some((a) => cents(a) === amount);
+  const min = operator.localMinAmount;
+  const max = operator.localMaxAmount;
+  return typeof min === 'number' && typeof max === 'number' && amount >= cents(min) && amount <= cents(max);
+}
+
+/**
+ * A top-up's state: SUCCESSFUL, PROCESSING, REFUNDED (the operator failed; the money came back) or
+ * FAILED (not debited; Reloadly asks to wait 30 minutes before trying again).
+ */
+export function answerOfTopup(found: ReloadlyTopup): UpstreamAnswer {
+  const t = { ...found.transaction, ...found, ...(found.transaction ? { status: found.status ?? found.transaction.status } : {}) };
+  const upstreamId = t.transactionId === undefined ? undefined : String(t.transactionId);
+  const cost = t.balanceInfo?.cost !== undefined && t.balanceInfo.currencyCode ? { amount: cents(t.balanceInfo.cost), currency: t.balanceInfo.currencyCode } : undefined;
+  switch (t.status) {
+    case 'SUCCESSFUL':
+      return { kind: 'success', ...(upstreamId ? { upstreamId } : {}), operatorReference: t.operatorTransactionId ?? upstreamId, ...(cost ? { cost } : {}) };
+    case 'REFUNDED':
+      return { kind: 'failed', reason: 'reloadly: REFUNDED', ...(upstreamId ? { upstreamId } : {}) };
+    case 'FAILED':
+      return { kind: 'retry', reason: 'reloadly: FAILED', retryAfterMs: 30 * 60_000 };
+    default:
+      return { kind: 'pending', ...(upstreamId ? { upstreamId } : {}), reason: `reloadly: ${t.status ?? 'PROCESSING'}` };
+  }
+}
