@@ -55,6 +55,8 @@ export class FakeDtone {
   readonly callbacks: Array<{ url: string; body: unknown }> = [];
   hangNext = 0;
   loseAnswerNext = 0;
+  /** Creates the next transaction, then never answers (the caller's deadline passes after it acted). */
+  stallAfterCreatingNext = 0;
   rateLimitNext = 0;
   private nextId = 4_000_000_001;
 
@@ -213,6 +215,10 @@ export class FakeDtone {
     if (this.loseAnswerNext > 0) {
       this.loseAnswerNext--;
       request.socket.destroy();
+      return;
+    }
+    if (this.stallAfterCreatingNext > 0) {
+      this.stallAfterCreatingNext--;
       return;
     }
     this.send(response, 201, this.view(transaction));

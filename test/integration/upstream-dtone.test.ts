@@ -143,6 +143,34 @@ describeEachDialect('the dtone connector', (dialect) => {
     expect(dtone.transactions.filter((t) => t.external_id === id)).toHaveLength(1);
   });
 
+  it('counts an answer that never comes after DT One acted as unknown, and the lookup finds the top-up', async () => {
+    const { id } = await order('0722800100', 10);
+    dtone.stallAfterCreatingNext = 1;
+    await drain(worker(100));
+    expect(await storedOrder(ctx, id)).toMatchObject({ status: 'PROCESSING' });
+    ctx.clock.advance(FIRST_LOOKUP_MS);
+    await drain(worker());
+    expect(dtone.requests.at(-1)?.path).toBe(`/transactions?external_id=${id}`);
+    expect(await storedOrder(ctx, id)).toMatchObject({ status: 'SUCCESS' });
+    expect(dtone.transactions.filter((t) => t.external_id === id)).toHaveLength(1);
+  });
+
+  it('looks up a reference DT One already has when the same attempt is sent again (1007001), never creating a second', async () => {
+    const { id } = await order('0722800100', 5);
+    const [connector] = createUpstreams(ctx.deps);
+    const attempt = { reference: id, orderId: id, number: 1, connector: 'dtone', state: 'sending' as const, upstreamId: null, operatorReference: null, cost: null, detail: null, createdAt: 0, updatedAt: 0 };
+    const order_ = (await storedOrder(ctx, id))!;
+    expect(await connector!.send(attempt, order_, AbortSignal.timeout(5_000))).toMatchObject({ kind: 'pending' });
+    const again = await connector!.send(attempt, order_, AbortSignal.timeout(5_000));
+    expect(again).toMatchObject({ kind: 'pending', upstreamId: expect.any(String) });
+    expect(dtone.requests.slice(-2).map((r) => r.path)).toEqual(['/async/transactions', `/transactions?external_id=${id}`]);
+    expect(dtone.transactions.filter((t) => t.external_id === id)).toHaveLength(1);
+    await drain(worker());
+    ctx.clock.advance(FIRST_LOOKUP_MS);
+    await drain(worker());
+    expect(await storedOrder(ctx, id)).toMatchObject({ status: 'SUCCESS' });
+  });
+
   it('waits on rate limits and on an empty float, resuming once the balance is topped up', async () => {
     const limited = await order('0722800100', 5);
     dtone.rateLimitNext = 1;

@@ -109,6 +109,21 @@ describeEachDialect('the reloadly connector', (dialect) => {
     expect(reloadly.topups.filter((t) => t.customIdentifier === id)).toHaveLength(1);
   });
 
+  it('looks up a customIdentifier Reloadly already has when the same attempt is sent again, never topping up twice', async () => {
+    const { id } = await order('0744900010');
+    const attempt = { reference: id, orderId: id, number: 1, connector: 'reloadly', state: 'sending' as const, upstreamId: null, operatorReference: null, cost: null, detail: null, createdAt: 0, updatedAt: 0 };
+    const stored = (await storedOrder(ctx, id))!;
+    expect(await upstreams[0]!.send(attempt, stored, AbortSignal.timeout(5_000))).toMatchObject({ kind: 'pending' });
+    expect(await upstreams[0]!.send(attempt, stored, AbortSignal.timeout(5_000))).toMatchObject({ kind: 'pending', upstreamId: expect.any(String) });
+    expect(reloadly.requests.at(-1)?.path).toBe(`/topups/reports/transactions?customIdentifier=${id}`);
+    expect(reloadly.topups.filter((t) => t.customIdentifier === id)).toHaveLength(1);
+    await drain(worker());
+    reloadly.settle();
+    ctx.clock.advance(FIRST_LOOKUP_MS);
+    await drain(worker());
+    expect(await storedOrder(ctx, id)).toMatchObject({ status: 'SUCCESS' });
+  });
+
   it('counts a hang as unknown: the attempt stays open, is looked up, and is sent again under its customIdentifier', async () => {
     const hung = await order('0744900006');
     reloadly.hangNext = 1;
