@@ -61,7 +61,7 @@ export async function reconcile(deps: Deps, upstream: UpstreamConnector, period:
     if ((attempt.state === 'succeeded' && found.state === 'failed') || (oursFailed && found.state !== 'failed')) {
       mismatches.push({ kind: 'status_differs', ...about(attempt, found), ours: attempt.state, theirs: found.state });
     }
-    if (found.amount !== amount) mismatches.push({ kind: 'amount_differs', ...about(attempt, found), ours: `${formatDecimal(amount)} EUR`, theirs: `${formatDecimal(found.amount)} EUR` });
+    if (found.amount !== undefined && found.amount !== amount) mismatches.push({ kind: 'amount_differs', ...about(attempt, found), ours: `${formatDecimal(amount)} EUR`, theirs: `${formatDecimal(found.amount!)} EUR` });
     if (attempt.cost && found.cost && (attempt.cost.amount !== found.cost.amount || attempt.cost.currency !== found.cost.currency)) {
       mismatches.push({
         kind: 'cost_differs',

@@ -56,8 +56,8 @@ export interface UpstreamTransaction {
   /** Our attempt reference, when the upstream kept it. */
   readonly reference: string | null;
   readonly state: 'succeeded' | 'failed' | 'pending';
-  /** The top-up's amount in euro cents. */
-  readonly amount: bigint;
+  /** The top-up's amount in euro cents, when the upstream's record states it. */
+  readonly amount?: bigint;
   readonly cost?: UpstreamCost;
   readonly createdAt: number;
 }

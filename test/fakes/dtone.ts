@@ -89,6 +89,12 @@ export class FakeDtone {
     }
   }
 
+  /** DT One reverses a completed transaction (rare, manual): for reconciliation tests. */
+  reverse(id: number): void {
+    const t = this.transactions.find((x) => x.id === id)!;
+    t.finalState = 'REVERSED';
+  }
+
   private finalState(t: Transaction): string | undefined {
     if (t.finalState) return t.finalState;
     const suffix = t.mobile.slice(-3);
@@ -146,8 +152,14 @@ export class FakeDtone {
 
     if (request.method === 'POST' && path === '/async/transactions') return this.create(body, request, response);
     if (request.method === 'GET' && path === '/transactions') {
-      const found = this.transactions.filter((t) => t.external_id === url.searchParams.get('external_id'));
-      return this.send(response, 200, found.map((t) => this.view(t)));
+      const externalId = url.searchParams.get('external_id');
+      if (externalId !== null) return this.send(response, 200, this.transactions.filter((t) => t.external_id === externalId).map((t) => this.view(t)));
+      const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 50));
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const pages = Math.max(1, Math.ceil(this.transactions.length / perPage));
+      const headers: Record<string, string> = { 'x-total': String(this.transactions.length), 'x-total-pages': String(pages) };
+      if (page < pages) headers['x-next-page'] = String(page + 1);
+      return this.send(response, 200, this.transactions.slice((page - 1) * perPage, page * perPage).map((t) => this.view(t)), headers);
     }
     const one = /^\/transactions\/(\d+)$/.exec(path);
     if (request.method === 'GET' && one) {

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
  */
 interface Topup {
   transactionId: number;
+  createdAt: number;
   customIdentifier: string;
   number: string;
   amount: number;
@@ -30,7 +31,10 @@ export class FakeReloadly {
   rateLimitNext = 0;
   private nextId = 90001;
 
-  constructor(private readonly client: { id: string; secret: string }) {}
+  constructor(
+    private readonly client: { id: string; secret: string },
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get authUrl(): string {
     return `${this.url}/oauth/token`;
@@ -46,6 +50,11 @@ export class FakeReloadly {
   async stop(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  /** A top-up placed on the account by someone else (not through us): for reconciliation tests. */
+  stray(customIdentifier: string): void {
+    this.topups.push({ transactionId: this.nextId++, createdAt: this.now(), customIdentifier, number: '40744999999', amount: 5, status: 'SUCCESSFUL' });
   }
 
   /** Every token issued so far stops working (401 TOKEN_EXPIRED). */
@@ -83,7 +92,7 @@ export class FakeReloadly {
       deliveredAmount: t.amount,
       deliveredAmountCurrencyCode: 'EUR',
       discount: 0,
-      transactionDate: '2026-11-22 10:00:00',
+      transactionDate: new Date(t.createdAt).toISOString().replace('T', ' ').slice(0, 19),
       balanceInfo: { oldBalance: this.balance + t.amount, newBalance: this.balance, cost: t.amount, currencyCode: 'EUR', currencyName: 'Euro', updatedAt: '2026-11-22 10:00:00' },
     };
   }
@@ -131,11 +140,21 @@ export class FakeReloadly {
     const status = /^\/topups\/(\d+)\/status$/.exec(path);
     if (request.method === 'GET' && status) {
       const t = this.topups.find((x) => x.transactionId === Number(status[1]));
-      return t ? this.send(response, 200, { code: null, message: null, status: t.status, transaction: this.view(t) }) : this.error(response, 404, 'TRANSACTION_NOT_FOUND', 'Not found', path);
+      return t ? this.send(response, 200, this.view(t)) : this.error(response, 404, 'TRANSACTION_NOT_FOUND', 'Not found', path);
     }
     if (request.method === 'GET' && path === '/topups/reports/transactions') {
-      const found = this.topups.filter((t) => t.customIdentifier === url.searchParams.get('customIdentifier'));
-      return this.send(response, 200, { content: found.map((t) => this.view(t)), totalElements: found.length });
+      const q = url.searchParams;
+      const at = (name: string) => (q.get(name) === null ? undefined : Date.parse(`${q.get(name)!.replace(' ', 'T')}Z`));
+      const [from, to] = [at('startDate'), at('endDate')];
+      const found = this.topups.filter(
+        (t) =>
+          (q.get('customIdentifier') === null || t.customIdentifier === q.get('customIdentifier')) &&
+          (from === undefined || t.createdAt >= from) &&
+          (to === undefined || t.createdAt <= to),
+      );
+      const size = Number(q.get('size') ?? 200);
+      const page = Number(q.get('page') ?? 1);
+      return this.send(response, 200, { content: found.slice((page - 1) * size, page * size).map((t) => this.view(t)), totalElements: found.length, size, number: page - 1 });
     }
     if (request.method === 'GET' && path === '/accounts/balance') {
       return this.send(response, 200, { balance: this.balance, currencyCode: 'EUR', currencyName: 'Euro', updatedAt: '2026-11-22 10:00:00' });
@@ -156,7 +175,7 @@ export class FakeReloadly {
     }
     if (b.amount > this.balance) return this.error(response, 400, 'INSUFFICIENT_BALANCE', 'Insufficient balance', path);
     this.balance -= b.amount;
-    const topup: Topup = { transactionId: this.nextId++, customIdentifier: b.customIdentifier, number: phone.number, amount: b.amount, status: 'PROCESSING' };
+    const topup: Topup = { transactionId: this.nextId++, createdAt: this.now(), customIdentifier: b.customIdentifier, number: phone.number, amount: b.amount, status: 'PROCESSING' };
     this.topups.push(topup);
     if (this.loseAnswerNext > 0) {
       this.loseAnswerNext--;

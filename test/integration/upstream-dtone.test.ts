@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { syncProducts } from '../../src/app/catalogue.js';
+import { reconcile } from '../../src/app/reconcile.js';
 import { refreshBalances } from '../../src/app/upstream-float.js';
 import { FIRST_LOOKUP_MS, OPERATOR_RETRY_DELAYS_MS } from '../../src/domain/retry-schedule.js';
 import { createUpstreams } from '../../src/fulfilment/connectors.js';
@@ -234,5 +235,32 @@ describeEachDialect('the dtone connector', (dialect) => {
     } finally {
       await closeTestContext(wrong);
     }
+  });
+
+  it('reconciles our attempts with DT One\'s transactions, and finds a reversal and a stray transaction', async () => {
+    const { id } = await order('0722800100', 5);
+    await drain(worker());
+    ctx.clock.advance(FIRST_LOOKUP_MS);
+    await drain(worker());
+    expect(await storedOrder(ctx, id)).toMatchObject({ status: 'SUCCESS' });
+    const [connector] = createUpstreams(ctx.deps);
+    const period = { from: ctx.clock.now() - 7 * 86_400_000, to: ctx.clock.now() + 86_400_000 };
+    const clean = await reconcile(ctx.deps, connector!, period);
+    expect(clean.mismatches).toEqual([]);
+    expect(clean.theirs).toBe(dtone.transactions.length);
+
+    const transaction = dtone.transactions.find((t) => t.external_id === id)!;
+    dtone.reverse(transaction.id);
+    const stray = await fetch(`${dtone.url}/async/transactions`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('dt-key:dt-secret').toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ external_id: 'not-ours-1', product_id: 21, auto_confirm: true, credit_party_identifier: { mobile_number: '+40722800100' } }),
+    });
+    expect(stray.status).toBe(201);
+    const found = await reconcile(ctx.deps, connector!, period);
+    expect(found.mismatches).toEqual([
+      { kind: 'status_differs', reference: id, orderId: id, upstreamId: String(transaction.id), ours: 'succeeded', theirs: 'failed' },
+      { kind: 'unknown_upstream_transaction', reference: 'not-ours-1', orderId: null, upstreamId: expect.any(String), ours: 'no attempt', theirs: 'pending' },
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { reconcile } from '../../src/app/reconcile.js';
 import { refreshBalances } from '../../src/app/upstream-float.js';
 import { FIRST_LOOKUP_MS, OPERATOR_RETRY_DELAYS_MS } from '../../src/domain/retry-schedule.js';
 import { createUpstreams } from '../../src/fulfilment/connectors.js';
@@ -16,7 +17,8 @@ describeEachDialect('the reloadly connector', (dialect) => {
   let upstreams: ReturnType<typeof createUpstreams>;
 
   beforeAll(async () => {
-    reloadly = await new FakeReloadly({ id: 'rl-id', secret: 'rl-secret' }).start();
+    let clock: TestContext['clock'] | undefined;
+    reloadly = await new FakeReloadly({ id: 'rl-id', secret: 'rl-secret' }, () => clock?.now() ?? Date.now()).start();
     ctx = await openTestContext(dialect, {
       ...FAST_SIMULATOR,
       TOPUP_UPSTREAM: 'reloadly',
@@ -26,6 +28,7 @@ describeEachDialect('the reloadly connector', (dialect) => {
       RELOADLY_BASE_URL: reloadly.url,
     });
     upstreams = createUpstreams(ctx.deps);
+    clock = ctx.clock;
   });
   afterAll(async () => {
     await reloadly?.stop();
@@ -169,6 +172,19 @@ describeEachDialect('the reloadly connector', (dialect) => {
     ctx.clock.advance(FIRST_LOOKUP_MS);
     await drain(worker());
     expect(await storedOrder(ctx, poor.id)).toMatchObject({ status: 'SUCCESS' });
+  });
+
+  it('reconciles our attempts with Reloadly\'s transaction reports, and finds a top-up that is not ours', async () => {
+    const period = { from: ctx.clock.now() - 7 * 86_400_000, to: ctx.clock.now() + 86_400_000 };
+    const clean = await reconcile(ctx.deps, upstreams[0]!, period);
+    expect(clean.mismatches).toEqual([]);
+    expect(clean.theirs).toBe(reloadly.topups.length);
+    reloadly.stray('someone-else-1');
+    const found = await reconcile(ctx.deps, upstreams[0]!, period);
+    expect(found.mismatches).toEqual([
+      { kind: 'unknown_upstream_transaction', reference: 'someone-else-1', orderId: null, upstreamId: expect.any(String), ours: 'no attempt', theirs: 'succeeded' },
+    ]);
+    expect(reloadly.requests.at(-1)?.path).toMatch(/^\/topups\/reports\/transactions\?startDate=\d{4}-\d\d-\d\d%20\d\d%3A\d\d%3A\d\d&endDate=.*&page=1&size=200$/);
   });
 
   it('takes a webhook naming a transaction as a reason to look it up at once', async () => {

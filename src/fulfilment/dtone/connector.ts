@@ -1,11 +1,11 @@
 import type { ProductCatalogue } from '../../app/catalogue.js';
-import { lookupFailure, type NotFound, type UpstreamAnswer, type UpstreamBalance, type UpstreamConnector } from '../../app/upstream.js';
+import { lookupFailure, type NotFound, type UpstreamAnswer, type UpstreamBalance, type UpstreamConnector, type UpstreamTransaction } from '../../app/upstream.js';
 import { formatDecimal, parseDecimal } from '../../domain/money.js';
 import type { Order } from '../../domain/order.js';
 import type { UpstreamAttempt } from '../../domain/upstream-attempt.js';
 import { productFor, type UpstreamProduct } from '../../domain/upstream-product.js';
 import { httpCall, type HttpOutcome } from '../http-call.js';
-import { answerOf, DTONE_ERRORS, errorCodes, toProduct, type DtoneProduct, type DtoneTransaction } from './mapping.js';
+import { answerOf, DTONE_ERRORS, errorCodes, toProduct, transactionOf, type DtoneProduct, type DtoneTransaction } from './mapping.js';
 
 export interface DtoneSettings {
   readonly baseUrl: string;
@@ -122,5 +122,23 @@ export function createDtoneConnector(settings: DtoneSettings, catalogue: Product
     return found;
   }
 
-  return { name: 'dtone', serves: (order) => productOf(order) !== undefined, send, lookup, balance, products };
+  /**
+   * Our transactions created in the period. The gathered documents give `GET /transactions` paging
+   * (`page`, `per_page`, `X-Next-Page`) but no date filter, so every page is read and filtered here.
+   */
+  async function* transactions(period: { from: number; to: number }, signal: AbortSignal): AsyncIterable<UpstreamTransaction> {
+    for (let page: string | null = '1'; page; ) {
+      const answer = await call('GET', `/transactions?page=${page}&per_page=100`, signal);
+      if (answer.kind !== 'answer' || answer.status !== 200 || !Array.isArray(answer.body)) {
+        throw new Error(`DT One's transactions could not be listed (${answer.kind === 'answer' ? `HTTP ${answer.status}` : answer.reason})`);
+      }
+      for (const t of answer.body as DtoneTransaction[]) {
+        const found = transactionOf(t);
+        if (found.createdAt >= period.from && found.createdAt < period.to) yield found;
+      }
+      page = answer.headers.get('x-next-page') || null;
+    }
+  }
+
+  return { name: 'dtone', serves: (order) => productOf(order) !== undefined, send, lookup, balance, products, transactions };
 }

@@ -1,4 +1,4 @@
-import type { UpstreamAnswer } from '../../app/upstream.js';
+import type { UpstreamAnswer, UpstreamTransaction } from '../../app/upstream.js';
 import { parseDecimal } from '../../domain/money.js';
 import { isOperator, type Operator } from '../../domain/operators.js';
 import type { UpstreamProduct } from '../../domain/upstream-product.js';
@@ -76,6 +76,20 @@ export function answerOf(t: DtoneTransaction): UpstreamAnswer {
     return { kind: 'failed', reason: `dtone: ${message}`, final: NUMBER_DECLINES.some((d) => message.includes(d)), upstreamId };
   }
   return { kind: 'pending', upstreamId, reason: `dtone: ${message}`, ...(cost ? { cost } : {}) };
+}
+
+/** A DT One transaction as reconciliation compares it (the amount when its product states one in EUR). */
+export function transactionOf(t: DtoneTransaction): UpstreamTransaction {
+  const answer = answerOf(t);
+  const eur = [t.product?.source, t.product?.destination].find((side) => side?.unit === 'EUR' && typeof side.amount === 'number');
+  return {
+    upstreamId: String(t.id),
+    reference: t.external_id ?? null,
+    state: answer.kind === 'success' ? 'succeeded' : answer.kind === 'pending' ? 'pending' : 'failed',
+    ...(eur ? { amount: cents(eur.amount as number) } : {}),
+    ...(answer.kind === 'success' && answer.cost ? { cost: answer.cost } : {}),
+    createdAt: Date.parse(t.creation_date ?? ''),
+  };
 }
 
 /** DT One error codes (`{"errors": [{"code", "message"}]}`) that matter to us. */

@@ -1,9 +1,9 @@
-import { lookupFailure, type NotFound, type UpstreamAnswer, type UpstreamBalance, type UpstreamConnector } from '../../app/upstream.js';
+import { lookupFailure, type NotFound, type UpstreamAnswer, type UpstreamBalance, type UpstreamConnector, type UpstreamTransaction } from '../../app/upstream.js';
 import { formatDecimal, parseDecimal } from '../../domain/money.js';
 import type { Order } from '../../domain/order.js';
 import type { UpstreamAttempt } from '../../domain/upstream-attempt.js';
 import { httpCall, type HttpOutcome } from '../http-call.js';
-import { answerOfTopup, deliverable, type DetectedOperator, type ReloadlyTopup } from './mapping.js';
+import { answerOfTopup, deliverable, reportDate, transactionOf, type DetectedOperator, type ReloadlyTopup } from './mapping.js';
 import { ReloadlyToken } from './token.js';
 
 export interface ReloadlySettings {
@@ -131,5 +131,19 @@ export function createReloadlyConnector(settings: ReloadlySettings): UpstreamCon
     return { available: parseDecimal(body.balance.toFixed(2), 2)!, currency: body.currencyCode };
   }
 
-  return { name: 'reloadly', serves: () => true, send, lookup, balance };
+  /** Every top-up of the period from the transaction reports, 200 a page. */
+  async function* transactions(period: { from: number; to: number }, signal: AbortSignal): AsyncIterable<UpstreamTransaction> {
+    const window = `startDate=${encodeURIComponent(reportDate(period.from))}&endDate=${encodeURIComponent(reportDate(period.to))}`;
+    for (let page = 1; ; page++) {
+      const answer = await call('GET', `/topups/reports/transactions?${window}&page=${page}&size=200`, signal);
+      if (answer.kind !== 'answer' || answer.status !== 200) {
+        throw new Error(`Reloadly's transactions could not be listed (${answer.kind === 'answer' ? `HTTP ${answer.status}` : answer.reason})`);
+      }
+      const content = (answer.body as { content?: ReloadlyTopup[] }).content ?? [];
+      for (const t of content) yield transactionOf(t);
+      if (content.length < 200) return;
+    }
+  }
+
+  return { name: 'reloadly', serves: () => true, send, lookup, balance, transactions };
 }

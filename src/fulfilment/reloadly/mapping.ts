@@ -1,4 +1,4 @@
-import type { UpstreamAnswer } from '../../app/upstream.js';
+import type { UpstreamAnswer, UpstreamTransaction } from '../../app/upstream.js';
 import { parseDecimal } from '../../domain/money.js';
 
 // Reloadly's documents (Airtime API) turned into our terms. UPSTREAMS.md gathers the facts.
@@ -18,6 +18,12 @@ export interface DetectedOperator {
 export interface ReloadlyTopup {
   readonly transactionId?: number | string;
   readonly status?: string;
+  readonly requestedAmount?: number;
+  readonly requestedAmountCurrencyCode?: string;
+  readonly deliveredAmount?: number;
+  readonly deliveredAmountCurrencyCode?: string;
+  /** "yyyy-MM-dd HH:mm:ss", taken as UTC. */
+  readonly transactionDate?: string;
   readonly customIdentifier?: string;
   readonly operatorTransactionId?: string | null;
   readonly balanceInfo?: { readonly cost?: number; readonly currencyCode?: string } | null;
@@ -55,3 +61,20 @@ export function answerOfTopup(found: ReloadlyTopup): UpstreamAnswer {
       return { kind: 'pending', ...(upstreamId ? { upstreamId } : {}), reason: `reloadly: ${t.status ?? 'PROCESSING'}` };
   }
 }
+
+/** A Reloadly report entry as reconciliation compares it. */
+export function transactionOf(t: ReloadlyTopup): UpstreamTransaction {
+  const answer = answerOfTopup(t);
+  const eur = t.deliveredAmountCurrencyCode === 'EUR' ? t.deliveredAmount : t.requestedAmountCurrencyCode === 'EUR' ? t.requestedAmount : undefined;
+  return {
+    upstreamId: String(t.transactionId),
+    reference: t.customIdentifier ?? null,
+    state: answer.kind === 'success' ? 'succeeded' : answer.kind === 'pending' ? 'pending' : 'failed',
+    ...(eur === undefined ? {} : { amount: cents(eur) }),
+    ...(answer.kind === 'success' && answer.cost ? { cost: answer.cost } : {}),
+    createdAt: Date.parse(`${(t.transactionDate ?? '').replace(' ', 'T')}Z`),
+  };
+}
+
+/** Reloadly's report dates: "yyyy-MM-dd HH:mm:ss" (UTC). */
+export const reportDate = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
