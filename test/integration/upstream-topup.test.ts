@@ -232,4 +232,35 @@ describeEachDialect('the topup connector, reseller over wholesale', (dialect) =>
     const unknown = await topup(env, 'reconcile', '--connector', 'dtone', '--json');
     expect([unknown.code, unknown.stderr.trim()]).toEqual([1, 'topup: no connector dtone in TOPUP_UPSTREAM (configured: topup)']);
   });
+
+  it('takes the wholesale instance\'s webhook as a reason to look the attempt up at once', async () => {
+    const token = 'topup_callback_token_0123456789';
+    const settings = {
+      TOPUP_UPSTREAM: 'topup',
+      TOPUP_UPSTREAM_TOPUP_URL: `http://127.0.0.1:${proxy.port}`,
+      TOPUP_UPSTREAM_TOPUP_KEY: resellerAtWholesale.key,
+      TOPUP_PUBLIC_URL: 'https://reseller.example',
+      TOPUP_UPSTREAM_CALLBACK_TOKEN: token,
+    };
+    const heard = await openTestContext(dialect, { ...FAST_SIMULATOR, ...settings });
+    try {
+      const customer = await heard.account({ credit: '50.00' });
+      await checkNumbers(heard, customer.key, ['0744610011']);
+      const id = (await recharge(heard, customer.key, { recharges: [{ phone_number: '0744610011', amount: 5 }] })).json().orderSummary[0].rechargeId;
+      const worker = () => createFulfilmentWorker(heard.deps, createUpstreams(heard.deps));
+      await drain(worker());
+      await drain(wholesaleWorker());
+      expect(await drain(worker())).toBe(0); // performed upstream, our lookup not yet due
+      // The wholesale instance's webhook event for its order (the body it signs and sends).
+      const [attempt] = await attemptsOf(heard.deps.store.db, id);
+      const upstreamOrder = (await wholesale.call(resellerAtWholesale.key, { method: 'GET', url: `/v1/account/recharges/${attempt!.upstreamId}` })).json();
+      const event = { type: 'recharge.succeeded', timestamp: new Date().toISOString(), data: upstreamOrder };
+      expect((await heard.call(undefined, { method: 'POST', url: `/upstream/topup/callback/${token}x`, payload: event })).statusCode).toBe(404);
+      expect((await heard.call(undefined, { method: 'POST', url: `/upstream/topup/callback/${token}`, payload: event })).statusCode).toBe(204);
+      expect(await drain(worker())).toBe(1);
+      expect(await storedOrder(heard, id)).toMatchObject({ status: 'SUCCESS' });
+    } finally {
+      await closeTestContext(heard);
+    }
+  });
 });
