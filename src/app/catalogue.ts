@@ -6,7 +6,7 @@ import type { Clock } from './ports.js';
 import type { UpstreamConnector } from './upstream.js';
 
 /** The upstreams that sell from a catalogue: an amount they have no product for cannot be delivered. */
-export const CATALOGUE_UPSTREAMS: ReadonlySet<string> = new Set(['dtone']);
+export const CATALOGUE_UPSTREAMS: ReadonlySet<string> = new Set(['dtone', 'reloadly']);
 
 /**
  * The upstreams' catalogues, held in memory and read again from the store at most once a minute (or at

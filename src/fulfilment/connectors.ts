@@ -28,7 +28,7 @@ export function createUpstreams(deps: Deps): UpstreamConnector[] {
         // loadConfig refuses `topup` without its URL and key.
         return createTopupConnector(config.upstreamTopup!, { operators: config.operators });
       case 'reloadly':
-        return createReloadlyConnector(config.reloadly!);
+        return createReloadlyConnector(config.reloadly!, deps.catalogue);
       case 'dtone':
         return createDtoneConnector({ ...config.dtone!, ...(config.upstreamCallbacks ? { callbackUrl: callbackUrl(config.upstreamCallbacks, 'dtone') } : {}) }, deps.catalogue);
     }

@@ -128,6 +128,14 @@ export class FakeReloadly {
       return this.error(response, 429, 'RATE_LIMIT_REACHED', 'Too many requests', path);
     }
 
+    if (request.method === 'GET' && path === '/operators/countries/RO') {
+      const operator = (id: number, name: string, more: object) => ({ id, operatorId: id, name, bundle: false, data: false, pin: false, senderCurrencyCode: 'EUR', destinationCurrencyCode: 'EUR', country: { isoName: 'RO', name: 'Romania' }, ...more });
+      return this.send(response, 200, [
+        operator(535, 'Orange Romania', { supportsLocalAmounts: true, denominationType: 'RANGE', minAmount: 5, maxAmount: 50, localMinAmount: 5, localMaxAmount: 50, fixedAmounts: [], localFixedAmounts: [] }),
+        operator(536, 'Vodafone Romania', { supportsLocalAmounts: true, denominationType: 'FIXED', fixedAmounts: [5, 10, 15], localFixedAmounts: [5, 10, 15] }),
+        operator(537, 'Telekom Romania', { supportsLocalAmounts: false, denominationType: 'RANGE', minAmount: 5, maxAmount: 50, localMinAmount: null, localMaxAmount: null }),
+      ]);
+    }
     const detect = /^\/operators\/auto-detect\/phone\/(\d+)\/countries\/RO$/.exec(path);
     if (request.method === 'GET' && detect) {
       return this.send(response, 200, {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { syncProducts } from '../../src/app/catalogue.js';
 import { reconcile } from '../../src/app/reconcile.js';
 import { refreshBalances } from '../../src/app/upstream-float.js';
 import { FIRST_LOOKUP_MS, OPERATOR_RETRY_DELAYS_MS } from '../../src/domain/retry-schedule.js';
@@ -29,6 +30,8 @@ describeEachDialect('the reloadly connector', (dialect) => {
     });
     upstreams = createUpstreams(ctx.deps);
     clock = ctx.clock;
+    // Orange 5–50 EUR to the cent, Vodafone 5, 10 and 15 EUR; Telekom sells no EUR amounts through it.
+    expect(await syncProducts(ctx.deps, upstreams)).toEqual([{ connector: 'reloadly', products: 4, byOperator: { orange: 1, vodafone: 3 } }]);
   });
   afterAll(async () => {
     await reloadly?.stop();
@@ -90,12 +93,35 @@ describeEachDialect('the reloadly connector', (dialect) => {
     expect(await apiBalance(ctx, key)).toBe(500);
   });
 
-  it('refuses an amount the operator does not sell without sending anything', async () => {
-    const { id } = await order('0744900004', 60);
+  it('refuses at placement an amount Reloadly does not sell, and at send time one the detected operator does not sell', async () => {
+    const customer = await ctx.account({ credit: '500.00' });
+    await checkNumbers(ctx, customer.key, ['0744900004', '0722900004', '0766900004']);
+    const refused = await recharge(ctx, customer.key, {
+      recharges: [
+        { phone_number: '0744900004', amount: 60 },
+        { phone_number: '0722900004', amount: 7 },
+        { phone_number: '0766900004', amount: 5 },
+      ],
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual([
+      { arrayPosition: 0, field: 'amount', code: 'amount_not_available', message: 'No upstream delivers 60.00 EUR to orange numbers; the nearest amounts available: 50.00 EUR.' },
+      { arrayPosition: 1, field: 'amount', code: 'amount_not_available', message: 'No upstream delivers 7.00 EUR to vodafone numbers; the nearest amounts available: 5.00, 10.00, 15.00 EUR.' },
+      { arrayPosition: 2, field: 'amount', code: 'amount_not_available', message: 'No upstream delivers top-ups to telekom numbers right now.' },
+    ]);
+    // A number Reloadly detects under an operator that does not sell the amount: refused before sending.
+    const { id } = await order('0744900012', 5);
+    const stored = (await storedOrder(ctx, id))!;
+    const attempt = { reference: id, orderId: id, number: 1, connector: 'reloadly', state: 'sending' as const, upstreamId: null, operatorReference: null, cost: null, detail: null, createdAt: 0, updatedAt: 0 };
     const before = reloadly.topups.length;
-    await drain(worker());
+    const answer = await upstreams[0]!.send(attempt, { ...stored, amount: 6000n }, AbortSignal.timeout(5_000));
+    expect(answer).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^reloadly_amount_not_available/) });
     expect(reloadly.topups.length).toBe(before);
-    expect(await storedOrder(ctx, id)).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/^reloadly_amount_not_available/) });
+    await drain(worker());
+    reloadly.settle();
+    ctx.clock.advance(FIRST_LOOKUP_MS);
+    await drain(worker());
+    expect(await storedOrder(ctx, id)).toMatchObject({ status: 'SUCCESS' });
   });
 
   it('finds a top-up whose answer was lost by customIdentifier, and a resend is refused as a duplicate, never doubled', async () => {
@@ -199,6 +225,7 @@ describeEachDialect('the reloadly connector', (dialect) => {
       TOPUP_UPSTREAM_CALLBACK_TOKEN: 'rl_callback_token_0123456789',
     });
     try {
+      await syncProducts(callbacks.deps, createUpstreams(callbacks.deps));
       const customer = await callbacks.account({ credit: '50.00' });
       await checkNumbers(callbacks, customer.key, ['0744900009']);
       const id = (await recharge(callbacks, customer.key, { recharges: [{ phone_number: '0744900009', amount: 5 }] })).json().orderSummary[0].rechargeId;

@@ -3,7 +3,9 @@ import { formatDecimal, parseDecimal } from '../../domain/money.js';
 import type { Order } from '../../domain/order.js';
 import type { UpstreamAttempt } from '../../domain/upstream-attempt.js';
 import { httpCall, type HttpOutcome } from '../http-call.js';
-import { answerOfTopup, deliverable, reportDate, transactionOf, type DetectedOperator, type ReloadlyTopup } from './mapping.js';
+import type { ProductCatalogue } from '../../app/catalogue.js';
+import { productFor, type UpstreamProduct } from '../../domain/upstream-product.js';
+import { answerOfTopup, deliverable, productsOf, reportDate, transactionOf, type DetectedOperator, type ReloadlyTopup } from './mapping.js';
 import { ReloadlyToken } from './token.js';
 
 export interface ReloadlySettings {
@@ -35,7 +37,7 @@ function unexpected(outcome: HttpOutcome, what: string): UpstreamAnswer {
  * (`useLocalAmount`) with our attempt reference as `customIdentifier` (unique at Reloadly), and
  * lookups by transaction id or by `customIdentifier`.
  */
-export function createReloadlyConnector(settings: ReloadlySettings): UpstreamConnector {
+export function createReloadlyConnector(settings: ReloadlySettings, catalogue: ProductCatalogue): UpstreamConnector {
   const token = new ReloadlyToken(settings);
 
   /** One call with the cached token; a refusal of the token renews it once and tries again. */
@@ -145,5 +147,18 @@ export function createReloadlyConnector(settings: ReloadlySettings): UpstreamCon
     }
   }
 
-  return { name: 'reloadly', serves: () => true, send, lookup, balance, transactions };
+  /** What Romania's operators sell through Reloadly in EUR (`GET /operators/countries/RO`). */
+  async function products(signal: AbortSignal): Promise<UpstreamProduct[]> {
+    const answer = await call('GET', '/operators/countries/RO?includeBundles=false&includeData=false&includePin=false&suggestedAmounts=false&suggestedAmountsMap=false', signal);
+    if (answer.kind !== 'answer' || answer.status !== 200 || !Array.isArray(answer.body)) {
+      throw new Error(`Reloadly's operators could not be read (${answer.kind === 'answer' ? `HTTP ${answer.status}` : answer.reason})`);
+    }
+    return (answer.body as DetectedOperator[]).flatMap(productsOf);
+  }
+
+  // The catalogue says what can be sold; the operator of each top-up is still detected from its
+  // number at send time (Reloadly knows ported numbers).
+  const serves = (order: Order) => productFor(catalogue.of('reloadly'), order.operator, order.amount) !== undefined;
+
+  return { name: 'reloadly', serves, send, lookup, balance, transactions, products };
 }

@@ -1,5 +1,7 @@
 import type { UpstreamAnswer, UpstreamTransaction } from '../../app/upstream.js';
 import { parseDecimal } from '../../domain/money.js';
+import { isOperator, type Operator } from '../../domain/operators.js';
+import type { UpstreamProduct } from '../../domain/upstream-product.js';
 
 // Reloadly's documents (Airtime API) turned into our terms. UPSTREAMS.md gathers the facts.
 
@@ -32,6 +34,29 @@ export interface ReloadlyTopup {
 }
 
 const cents = (value: number) => parseDecimal(value.toFixed(2), 2)!;
+
+/** The operator a Reloadly operator is, by its name (Telekom Romania was Cosmote). */
+function operatorOf(name: string | undefined): Operator | undefined {
+  const lower = (name ?? '').toLowerCase();
+  const found = ['orange', 'vodafone', 'telekom', 'digi'].find((o) => lower.includes(o)) ?? (lower.includes('cosmote') ? 'telekom' : undefined);
+  return found && isOperator(found) ? found : undefined;
+}
+
+/**
+ * What a Romanian operator sells through Reloadly in EUR (its local currency, `useLocalAmount`): a
+ * range to the cent, or its fixed amounts. Operators without local EUR amounts are left out.
+ */
+export function productsOf(operator: DetectedOperator): UpstreamProduct[] {
+  const ours = operatorOf(operator.name);
+  const id = operator.operatorId ?? operator.id;
+  if (!ours || id === undefined || !operator.supportsLocalAmounts || operator.destinationCurrencyCode !== 'EUR') return [];
+  const common = { connector: 'reloadly', operator: ours, name: operator.name ?? `operator ${id}`, side: 'destination' as const };
+  if (operator.denominationType === 'FIXED') {
+    return (operator.localFixedAmounts ?? []).map((a) => ({ ...common, productId: `${id}:${a}`, kind: 'fixed' as const, amount: cents(a) }));
+  }
+  const { localMinAmount: min, localMaxAmount: max } = operator;
+  return typeof min === 'number' && typeof max === 'number' ? [{ ...common, productId: String(id), kind: 'ranged', min: cents(min), max: cents(max), increment: 1n }] : [];
+}
 
 /** Whether the operator sells exactly `amount` euro cents in its own currency, EUR. */
 export function deliverable(operator: DetectedOperator, amount: bigint): boolean {
