@@ -137,6 +137,9 @@ function upstreamProblems(raw: Record<string, string | undefined>): string[] {
     if (!names.includes(name)) continue;
     for (const variable of variables) if (raw[variable] === undefined) problems.push(`${variable}: required when TOPUP_UPSTREAM includes ${name}`);
   }
+  if (raw.TOPUP_ENV === 'production' && raw.TOPUP_PUBLIC_URL?.startsWith('http://')) {
+    problems.push('TOPUP_PUBLIC_URL: must be https in production (callback URLs carry a secret)');
+  }
   if ((raw.TOPUP_PUBLIC_URL === undefined) !== (raw.TOPUP_UPSTREAM_CALLBACK_TOKEN === undefined)) {
     problems.push('TOPUP_PUBLIC_URL and TOPUP_UPSTREAM_CALLBACK_TOKEN: set both (upstream callbacks) or neither');
   }

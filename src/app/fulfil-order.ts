@@ -2,7 +2,7 @@ import type { Order } from '../domain/order.js';
 import { isOpenAttempt, type UpstreamAttempt } from '../domain/upstream-attempt.js';
 import { attemptsOf } from '../store/upstream-attempts.repository.js';
 import type { Deps } from './deps.js';
-import { failUnsent, recordAnswer, startAttempt, type AnswerOutcome } from './fulfil-orders.js';
+import { deferUnsent, failUnsent, recordAnswer, startAttempt, type AnswerOutcome } from './fulfil-orders.js';
 import type { NotFound, UpstreamAnswer, UpstreamConnector } from './upstream.js';
 
 export interface FulfilmentRoute {
@@ -23,6 +23,8 @@ export interface FulfilmentRoute {
  *   provider documents as not charged) — never after a timeout.
  */
 export async function fulfilOrder(deps: Deps, order: Order, workerId: string, route: FulfilmentRoute): Promise<AnswerOutcome> {
+  // The catalogue upstreams' serves() read the catalogue in memory: fresh within a minute.
+  await deps.catalogue.current();
   const attempts = await attemptsOf(deps.store.db, order.id);
   const open = attempts.find(isOpenAttempt);
   const serving = route.upstreams.filter((u) => u.serves(order));
@@ -39,8 +41,14 @@ export async function fulfilOrder(deps: Deps, order: Order, workerId: string, ro
     const outcome = await recordAnswer(deps, order, workerId, open, answer, candidates.length === 0, { keepsFloat: upstream?.balance !== undefined, round });
     if (outcome.kind !== 'next') return outcome;
   }
-  // Nothing was sent, and nothing can be: failing the order and refunding it is safe.
-  if (candidates.length === 0) return failUnsent(deps, order, workerId, 'no_upstream: no configured upstream serves this operator and amount');
+  if (candidates.length === 0) {
+    // A catalogue upstream with no catalogue yet cannot say whether it serves the order: it waits for
+    // `topup upstream products sync` rather than failing.
+    const unsynced = route.upstreams.filter((u) => u.products && deps.catalogue.of(u.name).length === 0).map((u) => u.name);
+    if (unsynced.length > 0) return deferUnsent(deps, order, workerId, `no_catalogue: run topup upstream products sync (${unsynced.join(', ')})`);
+    // Nothing was sent, and nothing can be: failing the order and refunding it is safe.
+    return failUnsent(deps, order, workerId, 'no_upstream: no configured upstream serves this operator and amount');
+  }
   let number = (attempts.at(-1)?.number ?? 0) + 1;
   for (const [index, upstream] of candidates.entries()) {
     const attempt = await startAttempt(deps, order, workerId, upstream.name, number++);
@@ -53,10 +61,18 @@ export async function fulfilOrder(deps: Deps, order: Order, workerId: string, ro
   throw new Error('unreachable: the last candidate never answers "next"');
 }
 
+/**
+ * An open attempt is looked up; if the upstream has no such transaction, the same attempt is sent
+ * again. A refusal of that resend proves nothing about the first send (a lagging report, a request
+ * still in flight from a stalled worker, "recently recharged"): the attempt stays open, unknown, and
+ * only a transaction's own final state, or a person, ends it.
+ */
 async function lookUpThenResend(deps: Deps, upstream: UpstreamConnector, attempt: UpstreamAttempt, order: Order, timeoutMs: number): Promise<UpstreamAnswer> {
   const found = await callWithDeadline(deps, upstream, order, timeoutMs, (signal) => upstream.lookup(attempt, order, signal));
   if (found.kind !== 'not_found') return found;
-  return callWithDeadline(deps, upstream, order, timeoutMs, (signal) => upstream.send(attempt, order, signal));
+  const resent = await callWithDeadline(deps, upstream, order, timeoutMs, (signal) => upstream.send(attempt, order, signal));
+  if (resent.kind === 'success' || resent.kind === 'pending' || resent.kind === 'unknown') return resent;
+  return { kind: 'unknown', reason: `resend_refused: ${resent.reason}`.slice(0, 200) };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Order } from '../domain/order.js';
 import { decideFloatWait, decideLookup, decideRetry } from '../domain/retry-schedule.js';
 import { attemptReference, type UpstreamAttempt } from '../domain/upstream-attempt.js';
 import { appendLedgerEntries } from '../store/ledger.repository.js';
-import { claimDueOrders, nextDueAt, releaseClaims, renewClaims, settleClaimedOrder } from '../store/order-queue.repository.js';
+import { claimDueOrders, holdsClaim, nextDueAt, releaseClaims, renewClaims, settleClaimedOrder } from '../store/order-queue.repository.js';
 import { findOrderById, refundOrder } from '../store/orders.repository.js';
 import type { Tx } from '../store/database.js';
 import { insertAttempt, updateAttempt } from '../store/upstream-attempts.repository.js';
@@ -119,6 +119,9 @@ export async function recordAnswer(
       }
       case 'failed': {
         if (!answer.final && !lastCandidate) {
+          // Nothing below settles the order, so the claim is checked first: a worker that lost it
+          // (to a takeover or a person's resolution) changes nothing.
+          if (!(await holdsClaim(tx, order.id, workerId))) return { kind: 'lost' };
           await updateAttempt(tx, attempt.reference, { state: 'failed', upstreamId: answer.upstreamId, detail: answer.reason, now });
           return { kind: 'next' };
         }
@@ -127,6 +130,7 @@ export async function recordAnswer(
         return result;
       }
       case 'retry': {
+        if (!(await holdsClaim(tx, order.id, workerId))) return { kind: 'lost' };
         await updateAttempt(tx, attempt.reference, { state: 'not_performed', detail: answer.reason, now });
         if (answer.outOfFloat && (await markOutOfFloat(tx, attempt.connector, now))) floatChange = 'out';
         if (!lastCandidate) return { kind: 'next' };
@@ -151,6 +155,15 @@ export async function recordAnswer(
     if (outcome.order.webhookName !== null) deps.signal.notify('events');
   }
   return outcome;
+}
+
+/** Puts a claimed order that was never sent back to wait (never failing it for that). */
+export async function deferUnsent(deps: Deps, order: Order, workerId: string, reason: string): Promise<AnswerOutcome> {
+  const now = deps.clock.now();
+  const wait = decideFloatWait(order.attempts);
+  const settled = await deps.store.transact((tx) => settleClaimedOrder(tx, order.id, workerId, { status: 'PENDING', nextAttemptAt: now + wait.delayMs, failureReason: reason, now }));
+  if (settled) deps.log.error({ order: order.id, reason }, 'an order waits: no upstream can take it yet');
+  return settled ? { kind: 'order', order: settled } : { kind: 'lost' };
 }
 
 /** Fails a claimed order that no upstream was ever asked to perform, refunding it. */

@@ -32,11 +32,20 @@ export async function ordersForReview(deps: Deps): Promise<OrderUnderReview[]> {
  * resolution kept in `order_resolutions` (the audit trail: what, why, when, and from which status).
  * A worker that answers later finds the order settled and records nothing.
  */
-export async function resolveOrder(deps: Deps, id: string, outcome: 'SUCCESS' | 'FAILED', note: string): Promise<Order> {
+export async function resolveOrder(deps: Deps, id: string, outcome: 'SUCCESS' | 'FAILED', note: string, options: { force?: boolean } = {}): Promise<Order> {
   if (note.trim() === '') throw new AppError('validation_failed', 'A resolution needs a note saying why (what the provider said).');
   const now = deps.clock.now();
   const resolved = await deps.store.transact(async (tx) => {
     const open = (await attemptsOf(tx, id)).find(isOpenAttempt);
+    const current = await findOrderById(tx, id);
+    // A worker holding a live lease may be sending right now: never settle under its feet.
+    if (current && current.claimedBy !== null && current.nextAttemptAt > now && (current.status === 'PENDING' || current.status === 'PROCESSING')) {
+      throw new AppError('order_in_progress', `Order ${id} is with a worker right now; try again in a few seconds.`);
+    }
+    // Only an order awaiting review, unless a person who checked with the provider insists.
+    if (current && !options.force && (current.status === 'PENDING' || current.status === 'PROCESSING') && !(open && open.createdAt <= now - REVIEW_AFTER_MS)) {
+      throw new AppError('order_in_progress', `Order ${id} is not awaiting review (no attempt unanswered for 48 hours); after checking with the provider, --force resolves it anyway.`);
+    }
     const settled = await settleOpenOrder(tx, id, {
       status: outcome,
       failureReason: outcome === 'FAILED' ? 'resolved_failed' : null,

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'insufficient_funds'
   | 'not_found'
   | 'order_settled'
+  | 'order_in_progress'
   | 'idempotency_key_in_use'
   | 'invalid_recharge'
   | 'idempotency_key_reused'

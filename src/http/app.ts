@@ -81,7 +81,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.addHook('onResponse', async (request, reply) => {
     const line = {
       method: request.method,
-      url: request.url,
+      // A callback URL carries a secret: its route pattern is logged instead.
+      url: request.routeOptions.url?.startsWith('/upstream/') ? request.routeOptions.url : request.url,
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
       client: request.ip,

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from '../app/deps.js';
-import { isReady } from '../app/health.js';
+import { degradedChecks, isReady } from '../app/health.js';
 import { metricsText } from '../app/queue-stats.js';
 
 /**
@@ -10,7 +10,11 @@ import { metricsText } from '../app/queue-stats.js';
 export function buildMetricsApp(deps: Deps): FastifyInstance {
   const app = Fastify({ logger: false });
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => ((await isReady(deps)) ? { status: 'ready' } : reply.code(503).send({ status: 'unavailable' })));
+  app.get('/readyz', async (_request, reply) => {
+    if (!(await isReady(deps))) return reply.code(503).send({ status: 'unavailable' });
+    const degraded = await degradedChecks(deps);
+    return degraded.length === 0 ? { status: 'ready' } : { status: 'ready', degraded: degraded.map((d) => ({ ...d, since: new Date(d.since).toISOString() })) };
+  });
   app.get('/metrics', async (_request, reply) => {
     const { contentType, body } = await metricsText(deps);
     return reply.type(contentType).send(body);

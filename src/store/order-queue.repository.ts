@@ -108,12 +108,34 @@ export async function renewClaims(db: Db | Tx, workerId: string, ids: readonly s
   return Number(result.numUpdatedRows);
 }
 
-/** Hands back claims a stopping worker has not started on, so others take them at once. */
+/**
+ * Hands back claims a stopping worker has not started on, so others take them at once. An order with
+ * an attempt awaiting an upstream's answer stays PROCESSING (its status never goes backwards).
+ */
 export async function releaseClaims(db: Db, workerId: string, ids: readonly string[], now: number): Promise<void> {
   if (ids.length === 0) return;
   await db
     .updateTable('orders')
-    .set((eb) => ({ status: 'PENDING', claimed_by: null, next_attempt_at: now, attempts: eb('attempts', '-', 1), updated_at: now }))
+    .set((eb) => ({
+      status: eb
+        .case()
+        .when(
+          eb.exists(
+            eb
+              .selectFrom('upstream_attempts')
+              .select('upstream_attempts.reference')
+              .whereRef('upstream_attempts.order_id', '=', 'orders.id')
+              .where('upstream_attempts.state', 'in', ['sending', 'open']),
+          ),
+        )
+        .then('PROCESSING')
+        .else('PENDING')
+        .end(),
+      claimed_by: null,
+      next_attempt_at: now,
+      attempts: eb('attempts', '-', 1),
+      updated_at: now,
+    }))
     .where('id', 'in', [...ids])
     .where('status', '=', 'PROCESSING')
     .where('claimed_by', '=', workerId)
@@ -177,4 +199,10 @@ export async function lookUpNow(db: Db | Tx, id: string, now: number): Promise<b
     .where('next_attempt_at', '>', now)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** Whether this worker still holds its claim on the order (read inside the unit that acts on it). */
+export async function holdsClaim(tx: Tx, id: string, workerId: string): Promise<boolean> {
+  const row = await tx.selectFrom('orders').select('id').where('id', '=', id).where('status', '=', 'PROCESSING').where('claimed_by', '=', workerId).executeTakeFirst();
+  return row !== undefined;
 }

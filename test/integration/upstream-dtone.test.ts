@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { syncProducts } from '../../src/app/catalogue.js';
 import { reconcile } from '../../src/app/reconcile.js';
+import { resolveOrder } from '../../src/app/review-orders.js';
+import { createLogger } from '../../src/adapters/logger.js';
+import { buildApp } from '../../src/http/app.js';
 import { refreshBalances } from '../../src/app/upstream-float.js';
 import { FIRST_LOOKUP_MS, OPERATOR_RETRY_DELAYS_MS } from '../../src/domain/retry-schedule.js';
 import { createUpstreams } from '../../src/fulfilment/connectors.js';
@@ -8,7 +11,7 @@ import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { attemptsOf } from '../../src/store/upstream-attempts.repository.js';
 import { FakeDtone } from '../fakes/dtone.js';
 import { apiBalance, drain, storedOrder } from '../support/books.js';
-import { checkNumbers, closeTestContext, describeEachDialect, FAST_SIMULATOR, openTestContext, recharge, type TestContext } from '../support/harness.js';
+import { checkNumbers, closeTestContext, describeEachDialect, FAST_SIMULATOR, openTestContext, recharge, testDeps, type TestContext } from '../support/harness.js';
 
 const TOKEN = 'cb_0123456789abcdefghijklmnop';
 
@@ -16,6 +19,7 @@ const TOKEN = 'cb_0123456789abcdefghijklmnop';
 describeEachDialect('the dtone connector', (dialect) => {
   let ctx: TestContext;
   let dtone: FakeDtone;
+  let env: Record<string, string>;
 
   beforeAll(async () => {
     let clock: TestContext['clock'] | undefined;
@@ -29,7 +33,7 @@ describeEachDialect('the dtone connector', (dialect) => {
       ],
       () => clock?.now() ?? Date.now(),
     ).start();
-    ctx = await openTestContext(dialect, {
+    env = {
       ...FAST_SIMULATOR,
       TOPUP_UPSTREAM: 'dtone',
       DTONE_API_KEY: 'dt-key',
@@ -37,7 +41,8 @@ describeEachDialect('the dtone connector', (dialect) => {
       DTONE_BASE_URL: dtone.url,
       TOPUP_PUBLIC_URL: 'https://topup.example',
       TOPUP_UPSTREAM_CALLBACK_TOKEN: TOKEN,
-    });
+    };
+    ctx = await openTestContext(dialect, env);
     clock = ctx.clock;
     expect(await syncProducts(ctx.deps, createUpstreams(ctx.deps))).toEqual([{ connector: 'dtone', products: 4, byOperator: { orange: 1, vodafone: 2, telekom: 1 } }]);
   });
@@ -172,6 +177,33 @@ describeEachDialect('the dtone connector', (dialect) => {
     expect(await storedOrder(ctx, id)).toMatchObject({ status: 'SUCCESS' });
   });
 
+  it('never fails a reversed transaction by itself: it stays open for a person', async () => {
+    const { id, key } = await order('0722800100', 5);
+    await drain(worker());
+    const transaction = dtone.transactions.find((t) => t.external_id === id)!;
+    dtone.reverse(transaction.id);
+    ctx.clock.advance(FIRST_LOOKUP_MS);
+    await drain(worker());
+    expect(await storedOrder(ctx, id)).toMatchObject({ status: 'PROCESSING' });
+    expect((await attemptsOf(ctx.deps.store.db, id))[0]).toMatchObject({ state: 'open', detail: expect.stringMatching(/^dtone: REVERSED after completion/) });
+    expect(await apiBalance(ctx, key)).toBe(469.88); // charged, not refunded
+    await resolveOrder(ctx.deps, id, 'FAILED', 'DT One reversed it: the operator returned the money', { force: true });
+  });
+
+  it('serves orders in a process that never synced the catalogue itself (it reads the stored one)', async () => {
+    const { id } = await order('0722800100', 5);
+    const other = await testDeps(ctx.database.target, env, { clock: ctx.clock });
+    try {
+      await drain(createFulfilmentWorker(other, createUpstreams(other)));
+      expect(await storedOrder(ctx, id)).toMatchObject({ status: 'PROCESSING' });
+      ctx.clock.advance(FIRST_LOOKUP_MS);
+      await drain(createFulfilmentWorker(other, createUpstreams(other)));
+      expect(await storedOrder(ctx, id)).toMatchObject({ status: 'SUCCESS' });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('waits on rate limits and on an empty float, resuming once the balance is topped up', async () => {
     const limited = await order('0722800100', 5);
     dtone.rateLimitNext = 1;
@@ -216,6 +248,19 @@ describeEachDialect('the dtone connector', (dialect) => {
     expect(heard.statusCode).toBe(204);
     expect(await drain(worker())).toBe(1);
     expect(await storedOrder(ctx, id)).toMatchObject({ status: 'SUCCESS' });
+  });
+
+  it('never writes the callback token to the logs', async () => {
+    const lines: string[] = [];
+    const app = await buildApp({ ...ctx.deps, log: createLogger('debug', { write: (line: string) => void lines.push(line) }) });
+    try {
+      const response = await app.inject({ method: 'POST', url: `/upstream/dtone/callback/${TOKEN}`, payload: { external_id: 'nothing-of-ours' } });
+      expect(response.statusCode).toBe(204);
+      expect(lines.some((l) => l.includes('"url":"/upstream/:connector/callback/:token"'))).toBe(true);
+      expect(lines.filter((l) => l.includes(TOKEN))).toEqual([]);
+    } finally {
+      await app.close();
+    }
   });
 
   it('refuses nothing silently: wrong credentials make orders wait, saying which settings to check', async () => {

@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { expect, it } from 'vitest';
+import { claimOrders, releaseOrders } from '../../src/app/fulfil-orders.js';
 import { ordersForReview, resolveOrder } from '../../src/app/review-orders.js';
 import type { NotFound, UpstreamAnswer, UpstreamConnector } from '../../src/app/upstream.js';
 import { decideLookup, FIRST_LOOKUP_MS, MAX_OPERATOR_ATTEMPTS, OPERATOR_RETRY_DELAYS_MS, REVIEW_AFTER_MS } from '../../src/domain/retry-schedule.js';
@@ -95,6 +96,59 @@ describeEachDialect('fulfilment through upstreams', (dialect) => {
     expect(spare.calls).toEqual([]);
     expect(await storedOrder(t.ctx, id)).toMatchObject({ status: 'SUCCESS', operatorReference: 'OP-9' });
     expect(await apiBalance(t.ctx, key)).toBe(969.88);
+  });
+
+  it('never takes a refused resend as proof the first send did nothing: the attempt stays open, under its reference', async () => {
+    const { id, key } = await placeOne(t.ctx, '0744600013');
+    const lagging = scriptedUpstream('lagging', {
+      send: [{ kind: 'unknown', reason: 'no_answer' }, { kind: 'retry', reason: 'PHONE_RECENTLY_RECHARGED' }],
+      lookup: [{ kind: 'not_found' }, { kind: 'success', operatorReference: 'OP-L' }],
+    });
+    const spare = scriptedUpstream('spare', { send: [{ kind: 'success', operatorReference: 'NEVER' }] });
+    await drain(worker([lagging.upstream, spare.upstream]));
+    t.ctx.clock.advance(FIRST_LOOKUP_MS);
+    await drain(worker([lagging.upstream, spare.upstream]));
+    expect(await storedOrder(t.ctx, id)).toMatchObject({ status: 'PROCESSING' });
+    expect(await attempts(id)).toEqual([expect.objectContaining({ reference: id, state: 'open', detail: 'resend_refused: PHONE_RECENTLY_RECHARGED' })]);
+    t.ctx.clock.advance(FIRST_LOOKUP_MS);
+    await drain(worker([lagging.upstream, spare.upstream]));
+    expect(await storedOrder(t.ctx, id)).toMatchObject({ status: 'SUCCESS', operatorReference: 'OP-L' });
+    expect(spare.calls).toEqual([]);
+    expect(await apiBalance(t.ctx, key)).toBe(969.88);
+  });
+
+  it('hands a claim back without moving an order awaiting an answer back to PENDING', async () => {
+    const { id } = await placeOne(t.ctx, '0744600014');
+    const slow = scriptedUpstream('slow', { send: [{ kind: 'pending', upstreamId: 'tx-s' }], lookup: [{ kind: 'success', operatorReference: 'OP-S' }] });
+    await drain(worker([slow.upstream]));
+    t.ctx.clock.advance(FIRST_LOOKUP_MS);
+    expect((await claimOrders(t.ctx.deps, 'stopping', 10, 15_000)).map((o) => o.id)).toContain(id);
+    await releaseOrders(t.ctx.deps, 'stopping', [id]);
+    expect(await storedOrder(t.ctx, id)).toMatchObject({ status: 'PROCESSING', claimedBy: null });
+    await drain(worker([slow.upstream]));
+    expect(await storedOrder(t.ctx, id)).toMatchObject({ status: 'SUCCESS' });
+  });
+
+  it('lets an order wait, never fail, while a catalogue upstream has no catalogue yet', async () => {
+    const { id, key } = await placeOne(t.ctx, '0744600015');
+    const unsynced: UpstreamConnector = { ...scriptedUpstream('unsynced', {}, () => false).upstream, products: async () => [] };
+    await drain(worker([unsynced]));
+    expect(await storedOrder(t.ctx, id)).toMatchObject({ status: 'PENDING', failureReason: 'no_catalogue: run topup upstream products sync (unsynced)' });
+    expect(await apiBalance(t.ctx, key)).toBe(969.88);
+    const ready = scriptedUpstream('ready', { send: [{ kind: 'success', operatorReference: 'OP-Y' }] });
+    t.ctx.clock.advance(OPERATOR_RETRY_DELAYS_MS[0]!);
+    await drain(worker([ready.upstream]));
+    expect(await storedOrder(t.ctx, id)).toMatchObject({ status: 'SUCCESS' });
+  });
+
+  it('refuses to resolve an order a worker holds, or one not awaiting review unless forced', async () => {
+    const { id, key } = await placeOne(t.ctx, '0744600016');
+    await claimOrders(t.ctx.deps, 'busy', 10, 15_000);
+    await expect(resolveOrder(t.ctx.deps, id, 'FAILED', 'x')).rejects.toThrow(/with a worker right now/);
+    t.ctx.clock.advance(15_001);
+    await expect(resolveOrder(t.ctx.deps, id, 'FAILED', 'x')).rejects.toThrow(/not awaiting review/);
+    expect(await resolveOrder(t.ctx.deps, id, 'FAILED', 'provider confirmed it never arrived', { force: true })).toMatchObject({ status: 'FAILED' });
+    expect(await apiBalance(t.ctx, key)).toBe(1000);
   });
 
   it('treats a throwing connector as an unknown outcome, never a failure', async () => {
@@ -206,7 +260,7 @@ describeEachDialect('fulfilment through upstreams', (dialect) => {
     expect(await apiBalance(t.ctx, b.key)).toBe(969.88);
     await expect(resolveOrder(t.ctx.deps, a.id, 'SUCCESS', 'again')).rejects.toThrow(/already FAILED/);
     await expect(resolveOrder(t.ctx.deps, 'nope', 'SUCCESS', 'x')).rejects.toThrow(/No order nope/);
-    const trail = await t.ctx.deps.store.db.selectFrom('order_resolutions').selectAll().orderBy('order_id').execute();
+    const trail = await t.ctx.deps.store.db.selectFrom('order_resolutions').selectAll().where('order_id', 'in', [a.id, b.id]).orderBy('order_id').execute();
     expect(trail.map((r) => [r.order_id, r.outcome, r.note, r.previous_status])).toEqual(
       [
         [a.id, 'FAILED', 'provider says: never received', 'PROCESSING'],

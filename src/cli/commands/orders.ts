@@ -71,11 +71,12 @@ export function ordersCommand(program: Command): void {
     .option('--succeeded', 'the provider performed the top-up')
     .option('--failed', 'the provider did not perform it: the order fails and is refunded')
     .requiredOption('--note <text>', 'why: what the provider said (kept with the resolution)')
+    .option('--force', 'resolve an order that is not awaiting review (you checked with the provider)')
     .option('--json', 'print one JSON object')
-    .action(async (id: string, opts: { succeeded?: boolean; failed?: boolean; note: string; json?: boolean }) =>
+    .action(async (id: string, opts: { succeeded?: boolean; failed?: boolean; note: string; force?: boolean; json?: boolean }) =>
       withDeps(async (deps) => {
         if (!!opts.succeeded === !!opts.failed) throw new CommandError('say exactly one of --succeeded or --failed');
-        const order = await resolveOrder(deps, id, opts.succeeded ? 'SUCCESS' : 'FAILED', opts.note);
+        const order = await resolveOrder(deps, id, opts.succeeded ? 'SUCCESS' : 'FAILED', opts.note, { force: !!opts.force });
         const result = { recharge_uuid: order.id, recharge_status: order.status, note: opts.note };
         emit(!!opts.json, result, `${order.id} resolved as ${order.status}${order.status === 'FAILED' ? ' (refunded)' : ''}`);
       }),

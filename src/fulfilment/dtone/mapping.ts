@@ -57,7 +57,8 @@ export function toProduct(p: DtoneProduct): UpstreamProduct | undefined {
 // Status classes (status.class.id): CREATED 1, CONFIRMED 2, REJECTED 3, CANCELLED 4, SUBMITTED 5,
 // COMPLETED 7, REVERSED 8, DECLINED 9.
 const COMPLETED = 7;
-const FAILED_CLASSES = new Set([3, 4, 8, 9]);
+const REVERSED = 8;
+const FAILED_CLASSES = new Set([3, 4, 9]);
 
 /** Declines about the number itself: another upstream would be refused too. */
 const NUMBER_DECLINES = ['INVALID-CREDIT-PARTY', 'BARRED-CREDIT-PARTY'];
@@ -67,7 +68,10 @@ export function answerOf(t: DtoneTransaction): UpstreamAnswer {
   const message = t.status?.message ?? t.status?.class?.message ?? 'unknown';
   const upstreamId = String(t.id);
   const wholesale = t.prices?.wholesale;
-  const cost = wholesale?.unit ? { amount: cents((wholesale.amount ?? 0) + (wholesale.fee ?? 0)), currency: wholesale.unit } : undefined;
+  const cost = wholesale?.unit ? { amount: cents(wholesale.amount) + cents(wholesale.fee), currency: wholesale.unit } : undefined;
+  // Reversed follows a completion: the phone was topped up and the money came back later. Never a
+  // plain failure (no failover, no refund by itself): a person looks at it.
+  if (classId === REVERSED) return { kind: 'unknown', reason: `dtone: REVERSED after completion (${message}); check with DT One and resolve by hand` };
   if (classId === COMPLETED) return { kind: 'success', upstreamId, operatorReference: t.operator_reference ?? upstreamId, ...(cost ? { cost } : {}) };
   if (classId !== undefined && FAILED_CLASSES.has(classId)) {
     // Rejected, cancelled and declined transactions release what they held: nothing was charged.

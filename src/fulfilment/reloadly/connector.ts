@@ -43,7 +43,7 @@ export function createReloadlyConnector(settings: ReloadlySettings, catalogue: P
   /** One call with the cached token; a refusal of the token renews it once and tries again. */
   async function call(method: 'GET' | 'POST', path: string, signal: AbortSignal, body?: unknown): Promise<HttpOutcome> {
     for (let tries = 0; ; tries++) {
-      const bearer = await token.get(signal);
+      const bearer = await token.get();
       if (typeof bearer !== 'string') return bearer;
       const answer = await httpCall(`${settings.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${bearer}`, accept: ACCEPT }, body, signal });
       // A 401 refuses the request before anything is done (the token is checked first), so a retry is safe.
@@ -104,9 +104,9 @@ export function createReloadlyConnector(settings: ReloadlySettings, catalogue: P
       case 'TRANSACTION_CANNOT_BE_PROCESSED_AT_THE_MOMENT':
         return { kind: 'retry', reason: `reloadly: ${code}` };
     }
-    // Reloadly's code for a reused customIdentifier is not documented: a 4xx that names it is one, and
-    // the transaction is found by it.
-    if (placed.status >= 400 && placed.status < 500 && /customIdentifier/i.test(JSON.stringify(placed.body))) {
+    // Reloadly's code for a reused customIdentifier is not documented: a 409, or a 4xx that names it,
+    // is one, and the transaction is found by it.
+    if (placed.status === 409 || (placed.status >= 400 && placed.status < 500 && /custom[\s_-]*identifier/i.test(JSON.stringify(placed.body)))) {
       const known = await byCustomIdentifier(attempt.reference, signal);
       return known.kind === 'not_found' ? { kind: 'unknown', reason: `reloadly: ${code} for a customIdentifier not found` } : known;
     }

@@ -11,9 +11,10 @@ export class ReloadlyToken {
   constructor(private readonly settings: { readonly clientId: string; readonly clientSecret: string; readonly authUrl: string; readonly baseUrl: string }) {}
 
   /** The token, or — when none could be had — why, as a request that was never sent. */
-  async get(signal: AbortSignal): Promise<string | HttpOutcome> {
+  async get(): Promise<string | HttpOutcome> {
     if (this.current && Date.now() < this.current.expiresAt) return this.current.value;
-    this.fetching ??= this.fetch(signal).finally(() => {
+    // One fetch serves every caller, so it runs under its own deadline, not the first caller's.
+    this.fetching ??= this.fetch(AbortSignal.timeout(10_000)).finally(() => {
       this.fetching = undefined;
     });
     return this.fetching;
