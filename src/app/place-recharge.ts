@@ -95,6 +95,71 @@ async function deliverableProducts(deps: Deps): Promise<readonly UpstreamProduct
 }
 
 /**
+ * The orders a recharge request would place, judged and priced by the rules in force now: the one
+ * path both placing and quoting take, so a quote is exactly what a placement would charge.
+ */
+async function priceOrders(
+  deps: Deps,
+  tx: Tx,
+  principal: Principal,
+  request: RechargeRequest,
+  catalogue: readonly UpstreamProduct[] | undefined,
+  now: number,
+): Promise<Order[]> {
+  const passthrough = passthroughText(request.passthrough);
+  const webhookName = await resolveWebhookName(deps, principal.accountId, request.webhook_name, tx);
+  const entries = await acceptEntries(deps, tx, principal, request, now, catalogue);
+  const rate = await currentRate(deps, tx);
+  const vat = vatRateAt(now, deps.config.fixedVatRate);
+  const requestId = newUuid(now);
+  const documentId = typeof request.passthrough?.document_id === 'string' ? request.passthrough.document_id : null;
+  return entries.map((entry): Order => {
+    const price = priceEntry({
+      amount: entry.amount,
+      fast: entry.fast,
+      fastFee: deps.config.fastRechargeFeeEur,
+      eurRon: rate.eurRon,
+      vat,
+      accountCurrency: principal.currency,
+    });
+    return {
+      id: newUuid(now),
+      accountId: principal.accountId,
+      requestId,
+      arrayPosition: entry.arrayPosition,
+      msisdn: entry.msisdn,
+      operator: entry.operator,
+      fast: entry.fast,
+      currency: principal.currency,
+      eurRon: rate.eurRon,
+      vat,
+      fastFee: price.fastRechargeFee,
+      amount: price.amount,
+      amountRon: price.amountInRon,
+      fastFeeRon: price.fastRechargeFeeInRon,
+      netRon: price.netInRon,
+      grossRon: price.grossInRon,
+      amountNet: price.amountNet,
+      amountGross: price.amountGross,
+      feeNet: price.feeNet,
+      feeGross: price.feeGross,
+      deduction: price.deduction,
+      status: 'PENDING',
+      attempts: 0,
+      nextAttemptAt: now,
+      claimedBy: null,
+      operatorReference: null,
+      failureReason: null,
+      passthrough,
+      documentId,
+      webhookName,
+      createdAt: now,
+      updatedAt: now,
+    };
+  });
+}
+
+/**
  * Places a batch of top-ups: all entries or none, priced with the rate and VAT in force now, paid for
  * with one guarded debit, and stored with their ledger entries (and idempotency record) in one
  * transaction. Workers are woken once it commits.
@@ -105,63 +170,13 @@ export async function placeRecharge(
   request: RechargeRequest,
   idempotency?: IdempotencyOptions<Placement>,
 ): Promise<IdempotentOutcome<Placement>> {
-  const passthrough = passthroughText(request.passthrough);
   // Read before the unit of work: a unit waits for nothing but its own statements.
   const catalogue = await deliverableProducts(deps);
   // One unit of work from the first read to the commit: on SQLite it joins a group commit whole,
   // instead of queueing for the connection once per read.
   const outcome = await idempotent(deps, principal.accountId, idempotency, request, (remember) => deps.store.transact(async (tx) => {
     const now = deps.clock.now();
-    const webhookName = await resolveWebhookName(deps, principal.accountId, request.webhook_name, tx);
-    const entries = await acceptEntries(deps, tx, principal, request, now, catalogue);
-    const rate = await currentRate(deps, tx);
-    const vat = vatRateAt(now, deps.config.fixedVatRate);
-    const requestId = newUuid(now);
-    const documentId = typeof request.passthrough?.document_id === 'string' ? request.passthrough.document_id : null;
-    const orders: Order[] = entries.map((entry) => {
-      const price = priceEntry({
-        amount: entry.amount,
-        fast: entry.fast,
-        fastFee: deps.config.fastRechargeFeeEur,
-        eurRon: rate.eurRon,
-        vat,
-        accountCurrency: principal.currency,
-      });
-      return {
-        id: newUuid(now),
-        accountId: principal.accountId,
-        requestId,
-        arrayPosition: entry.arrayPosition,
-        msisdn: entry.msisdn,
-        operator: entry.operator,
-        fast: entry.fast,
-        currency: principal.currency,
-        eurRon: rate.eurRon,
-        vat,
-        fastFee: price.fastRechargeFee,
-        amount: price.amount,
-        amountRon: price.amountInRon,
-        fastFeeRon: price.fastRechargeFeeInRon,
-        netRon: price.netInRon,
-        grossRon: price.grossInRon,
-        amountNet: price.amountNet,
-        amountGross: price.amountGross,
-        feeNet: price.feeNet,
-        feeGross: price.feeGross,
-        deduction: price.deduction,
-        status: 'PENDING',
-        attempts: 0,
-        nextAttemptAt: now,
-        claimedBy: null,
-        operatorReference: null,
-        failureReason: null,
-        passthrough,
-        documentId,
-        webhookName,
-        createdAt: now,
-        updatedAt: now,
-      };
-    });
+    const orders = await priceOrders(deps, tx, principal, request, catalogue, now);
     const placement: Placement = { currency: principal.currency, orders };
     const totals = totalsOf(orders);
     await insertOrders(tx, orders);
@@ -180,4 +195,24 @@ export async function placeRecharge(
   }));
   if (!outcome.replayed) deps.signal.notify('orders');
   return outcome;
+}
+
+/** What a recharge request would cost now, and whether the balance covers it. */
+export interface Quote {
+  readonly currency: Placement['currency'];
+  readonly orders: readonly Order[];
+  readonly balance: bigint;
+}
+
+/**
+ * Prices a recharge request exactly as placing it would (number checks, bounds, catalogue, rate, VAT,
+ * fees), and reads the balance, storing and charging nothing: the same errors as a placement.
+ */
+export async function quoteRecharge(deps: Deps, principal: Principal, request: RechargeRequest): Promise<Quote> {
+  const catalogue = await deliverableProducts(deps);
+  return deps.store.transact(async (tx) => {
+    const orders = await priceOrders(deps, tx, principal, request, catalogue, deps.clock.now());
+    const account = await findAccount(tx, principal.accountId);
+    return { currency: principal.currency, orders, balance: account?.balance ?? 0n };
+  });
 }

@@ -95,3 +95,33 @@ export function presentRechargePlaced(placement: Placement): RechargePlaced {
     orderSummary: orders.map(presentSummaryEntry),
   };
 }
+
+const QuoteEntrySchema = Type.Omit(OrderSummaryEntrySchema, ['rechargeId', 'status']);
+
+export const RechargeQuoteSchema = Type.Object({
+  success: Type.Literal(true),
+  currency: CurrencySchema,
+  balanceDeduction: Decimal('what the request would deduct, 2 decimals'),
+  balanceAfter: Decimal('the balance after it (negative when the credit does not cover it)'),
+  sufficientFunds: Type.Boolean(),
+  fastRecharge: Type.Boolean(),
+  orderSummary: Type.Array(QuoteEntrySchema),
+});
+export type RechargeQuote = Static<typeof RechargeQuoteSchema>;
+
+/** The 200 answer of a quote: each entry as a placement would answer it, without an id or a status. */
+export function presentRechargeQuote(quote: { currency: Placement['currency']; orders: readonly Order[]; balance: bigint }): RechargeQuote {
+  const deduction = totalsOf(quote.orders).deduction;
+  return {
+    success: true,
+    currency: quote.currency,
+    balanceDeduction: formatDecimal(deduction),
+    balanceAfter: formatDecimal(quote.balance - deduction),
+    sufficientFunds: quote.balance >= deduction,
+    fastRecharge: quote.orders.some((o) => o.fast),
+    orderSummary: quote.orders.map((o) => {
+      const { rechargeId: _id, status: _status, ...entry } = presentSummaryEntry(o);
+      return entry;
+    }),
+  };
+}

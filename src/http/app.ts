@@ -22,6 +22,7 @@ import { accountRechargesRoutes } from './routes/v1-account-recharges.js';
 import { rechargeRoute } from './routes/v1-recharge.js';
 import { checkNumberRoute } from './routes/v1-check-number.js';
 import { pingRoute } from './routes/v1-ping.js';
+import { rechargeQuoteRoute } from './routes/v1-recharge-quote.js';
 import { upstreamCallbackRoutes } from './routes/upstream-callbacks.js';
 import { operationsRoutes } from './routes/operations.js';
 import { validatorCompiler } from './validation.js';
@@ -150,6 +151,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     }
     await v1.register(checkNumberRoute(deps));
     await v1.register(rechargeRoute(deps));
+    await v1.register(rechargeQuoteRoute(deps));
     await v1.register(accountRoutes(deps));
     await v1.register(accountRechargesRoutes(deps));
     await v1.register(pingRoute);
