@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ApiKey, KeyOwner, Principal } from '../domain/api-key.js';
+import type { ApiKey, KeyOwner, KeyScope, Principal } from '../domain/api-key.js';
 import { environmentOfKey, KEY_PREFIX } from '../domain/environment.js';
 import { AppError } from '../domain/errors.js';
 import * as keys from '../store/api-keys.repository.js';
@@ -43,10 +43,27 @@ export class KeyCache {
   forgetKey(keyId: string): void {
     for (const [digest, entry] of this.entries) if (entry.owner?.keyId === keyId) this.entries.delete(digest);
   }
+
+  private readonly touched = new Map<string, number>();
+
+  /** Whether this key's last use should be written now: at most once a minute per key and process. */
+  shouldTouch(keyId: string): boolean {
+    const now = this.clock.now();
+    const last = this.touched.get(keyId);
+    if (last !== undefined && now - last < 60_000) return false;
+    this.touched.delete(keyId);
+    if (this.touched.size >= KEY_CACHE_MAX) this.touched.delete(this.touched.keys().next().value!);
+    this.touched.set(keyId, now);
+    return true;
+  }
 }
 
 /** Issues a key for an account. The key itself is returned this once; only its digest is stored. */
-export async function createApiKey(deps: Deps, accountId: string): Promise<{ apiKey: ApiKey; key: string }> {
+export async function createApiKey(
+  deps: Deps,
+  accountId: string,
+  options: { name?: string | null; scope?: KeyScope } = {},
+): Promise<{ apiKey: ApiKey; key: string }> {
   await requireAccount(deps, accountId);
   const prefix = KEY_PREFIX[deps.config.environment];
   const key = `${prefix}${randomBase32(32)}`;
@@ -56,16 +73,22 @@ export async function createApiKey(deps: Deps, accountId: string): Promise<{ api
     environment: deps.config.environment,
     displayPrefix: key.slice(0, prefix.length + 4),
     digest: digestOf(key),
+    name: options.name ?? null,
+    scope: options.scope ?? 'full',
     createdAt: deps.clock.now(),
     revokedAt: null,
+    lastUsedAt: null,
   };
   await keys.insertApiKey(deps.store.db, apiKey);
   return { apiKey, key };
 }
 
-/** Revokes a key (revoking twice keeps the first time); other processes stop honouring it within 2 s. */
-export async function revokeApiKey(deps: Deps, keyId: string, cache?: KeyCache): Promise<void> {
-  const found = await keys.revokeApiKey(deps.store.db, keyId, deps.clock.now());
+/**
+ * Revokes a key (revoking twice keeps the first time); other processes stop honouring it within 2 s.
+ * With `accountId`, only a key of that account (a customer revoking their own).
+ */
+export async function revokeApiKey(deps: Deps, keyId: string, cache?: KeyCache, accountId?: string): Promise<void> {
+  const found = await keys.revokeApiKey(deps.store.db, keyId, deps.clock.now(), accountId);
   if (!found) throw new AppError('not_found', `No API key ${keyId}.`);
   cache?.forgetKey(keyId);
 }
@@ -101,5 +124,10 @@ export async function authenticate(deps: Deps, cache: KeyCache, key: string | un
   if (!owner || owner.revoked || !timingSafeEqual(Buffer.from(owner.digest), Buffer.from(digest))) {
     throw new AppError('invalid_api_key', 'The API key is not valid or has been revoked.');
   }
-  return { keyId: owner.keyId, accountId: owner.accountId, currency: owner.currency, environment: owner.environment };
+  if (cache.shouldTouch(owner.keyId)) {
+    // Kept to the minute, off the request's path: a failed write only loses a last-used time.
+    const at = deps.clock.now();
+    void deps.store.write((db) => keys.touchApiKeys(db, [owner.keyId], at)).catch((error: unknown) => deps.log.warn({ err: error }, 'could not note a key as used'));
+  }
+  return { keyId: owner.keyId, accountId: owner.accountId, currency: owner.currency, environment: owner.environment, scope: owner.scope };
 }

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'not_found'
   | 'order_settled'
   | 'order_in_progress'
+  | 'insufficient_scope'
   | 'idempotency_key_in_use'
   | 'invalid_recharge'
   | 'idempotency_key_reused'

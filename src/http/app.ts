@@ -23,6 +23,7 @@ import { rechargeRoute } from './routes/v1-recharge.js';
 import { checkNumberRoute } from './routes/v1-check-number.js';
 import { pingRoute } from './routes/v1-ping.js';
 import { rechargeQuoteRoute } from './routes/v1-recharge-quote.js';
+import { keysRoutes } from './routes/v1-keys.js';
 import { upstreamCallbackRoutes } from './routes/upstream-callbacks.js';
 import { operationsRoutes } from './routes/operations.js';
 import { validatorCompiler } from './validation.js';
@@ -155,6 +156,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     await v1.register(accountRoutes(deps));
     await v1.register(accountRechargesRoutes(deps));
     await v1.register(pingRoute);
+    await v1.register(keysRoutes(deps, keyCache));
   });
   return app;
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type KeyCache } from '../app/api-keys.js';
 import type { Deps } from '../app/deps.js';
 import { countAuthFailure, type WindowUse } from '../app/rate-limit.js';
-import type { Principal } from '../domain/api-key.js';
+import { scopeAllows, type Principal } from '../domain/api-key.js';
 import { AppError } from '../domain/errors.js';
 import { TransportError } from './problem.js';
 
@@ -54,6 +54,9 @@ export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCach
     const header = request.headers['x-authorization'];
     try {
       request.principal = await authenticate(deps, cache, Array.isArray(header) ? header[0] : header);
+      if (!scopeAllows(request.principal.scope, request.method, request.routeOptions.url ?? '')) {
+        throw new AppError('insufficient_scope', 'This is a read key: it may call the GET endpoints and POST /v1/ping only. Use a full key to change anything.');
+      }
     } catch (error) {
       if (limit > 0 && error instanceof AppError && AUTH_CODES.has(error.code)) {
         const used = await countAuthFailure(deps, request.ip);

@@ -36,6 +36,7 @@ export const PROBLEMS: Readonly<Record<ProblemCode, { status: number; title: str
   invalid_api_key: { status: 401, title: 'API key not valid' },
   wrong_environment: { status: 401, title: 'API key of another environment' },
   insufficient_funds: { status: 402, title: 'Not enough credit' },
+  insufficient_scope: { status: 403, title: 'This API key may not do this' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'This method is not allowed here' },
   request_timeout: { status: 408, title: 'The request took too long to arrive' },

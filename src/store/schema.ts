@@ -38,6 +38,11 @@ export interface ApiKeysTable {
   digest: string;
   created_at: DbInt;
   revoked_at: DbInt | null;
+  name: string | null;
+  /** `full`, or `read` (GET endpoints and /v1/ping only). */
+  scope: ColumnType<string, string | undefined, string>;
+  /** When it last authenticated a request, to the minute. */
+  last_used_at: DbInt | null;
 }
 
 export interface DepositsTable {

@@ -51,7 +51,7 @@ describeEachDialect('the topup command line', (dialect) => {
     expect(list.data).toEqual(expect.arrayContaining([expect.objectContaining({ id: account.id, name: 'Acme SRL', balance: 0 })]));
 
     const key = json(await topup(env, 'keys', 'create', '--account', account.id, '--json'));
-    expect(key).toEqual({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^tk_test_[a-z2-7]{52}$/) });
+    expect(key).toEqual({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^tk_test_[a-z2-7]{52}$/), scope: 'full' });
 
     const deposit = json(await topup(env, 'deposits', 'add', '--account', account.id, '--amount', '100.00', '--reference', 'wire 42', '--json'));
     expect(deposit).toEqual({ id: expect.stringMatching(/^dep_/), amount: 100, currency: 'EUR', balance: 100 });

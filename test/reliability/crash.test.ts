@@ -35,7 +35,7 @@ describeEachDialect('crash test: SIGKILL at random moments', (dialect) => {
     await addDeposit(deps, { accountId: account.id, amount: '100000.00' });
     await addWebhook(deps, { accountId: account.id, name: 'default', url: `${receiver.url}/events` });
     const numbers = ['0744600001', '0744600002', '0721600003', '0744600991'];
-    for (const n of numbers) await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging' }, n);
+    for (const n of numbers) await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging', scope: 'full' }, n);
     const { key } = await createApiKey(deps, account.id);
 
     const port = freePort();

@@ -20,7 +20,7 @@ const base = { TOPUP_EUR_RON_RATE: '4.9773', TOPUP_RATE_LIMIT_PER_MINUTE: '0', T
 async function accountWithKey(deps: Service, name: string, credit: string, currency: 'RON' | 'EUR') {
   const account = await createAccount(deps, { name, currency });
   await addDeposit(deps, { accountId: account.id, amount: credit });
-  for (const n of NUMBERS) await checkNumber(deps, { accountId: account.id, keyId: 'k', currency, environment: 'staging' }, n);
+  for (const n of NUMBERS) await checkNumber(deps, { accountId: account.id, keyId: 'k', currency, environment: 'staging', scope: 'full' }, n);
   return { accountId: account.id, key: (await createApiKey(deps, account.id)).key };
 }
 

@@ -16,7 +16,7 @@ describeEachDialect('graceful shutdown', (dialect) => {
     const store = deps.store;
     const account = await createAccount(deps, { name: 'shutdown' });
     await addDeposit(deps, { accountId: account.id, amount: '100.00' });
-    await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging' }, '0744700777');
+    await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging', scope: 'full' }, '0744700777');
     const { key } = await createApiKey(deps, account.id);
     const server = await startProcess(['serve'], env, freePort());
     try {
@@ -46,7 +46,7 @@ describeEachDialect('graceful shutdown', (dialect) => {
     const deps = await processDeps(database.target, env);
     const account = await createAccount(deps, { name: 'stalled' });
     await addDeposit(deps, { accountId: account.id, amount: '100.00' });
-    await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging' }, '0744700778');
+    await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging', scope: 'full' }, '0744700778');
     const { key } = await createApiKey(deps, account.id);
     const port = freePort();
     const server = await startProcess(['serve'], env, port);

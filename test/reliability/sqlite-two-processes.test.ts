@@ -18,7 +18,7 @@ it('serves 1,000 concurrent recharges without a 5xx while a worker process settl
   const numbers = Array.from({ length: 10 }, (_, i) => `074490${String(i).padStart(4, '0')}`);
   const account = await createAccount(deps, { name: 'two processes' });
   await addDeposit(deps, { accountId: account.id, amount: '100000.00' });
-  for (const n of numbers) await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging' }, n);
+  for (const n of numbers) await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging', scope: 'full' }, n);
   const { key } = await createApiKey(deps, account.id);
   const api = await startProcess(['serve', '--no-worker'], env, freePort());
   const worker = await startProcess(['worker'], env, freePort(), '--metrics-port');

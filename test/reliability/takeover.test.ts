@@ -20,7 +20,7 @@ async function setUp(database: TestDatabase, env: Record<string, string>) {
   const deps = await processDeps(database.target, env);
   const account = await createAccount(deps, { name: 'takeover' });
   await addDeposit(deps, { accountId: account.id, amount: '10000.00' });
-  for (const n of NUMBERS) await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging' }, n);
+  for (const n of NUMBERS) await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging', scope: 'full' }, n);
   const { key } = await createApiKey(deps, account.id);
   return { deps, key };
 }

@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { KEY_SCOPES, type KeyScope } from '../../domain/api-key.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../app/api-keys.js';
 import { presentApiKey } from '../../contract/api-keys.js';
 import { withDeps } from '../context.js';
@@ -10,12 +11,14 @@ export function keysCommand(program: Command): void {
     .command('create')
     .description('issue a key for an account (shown this once)')
     .requiredOption('--account <id>', 'account id')
+    .option('--name <name>', 'a name to tell the key apart')
+    .addOption(new Option('--scope <scope>', 'full, or read (GET endpoints and POST /v1/ping only)').choices([...KEY_SCOPES]).default('full'))
     .option('--json', 'print one JSON object')
-    .action(async (opts: { account: string; json?: boolean }) =>
+    .action(async (opts: { account: string; name?: string; scope: KeyScope; json?: boolean }) =>
       withDeps(async (deps) => {
-        const { apiKey, key } = await createApiKey(deps, opts.account);
+        const { apiKey, key } = await createApiKey(deps, opts.account, { name: opts.name ?? null, scope: opts.scope });
         const id = apiKey.id;
-        emit(!!opts.json, { id, key }, `key ${id}: ${key}\nstore it now: it is not shown again`);
+        emit(!!opts.json, { id, key, scope: apiKey.scope }, `key ${id} (${apiKey.scope}): ${key}\nstore it now: it is not shown again`);
       }),
     );
   keys

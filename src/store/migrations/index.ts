@@ -11,6 +11,7 @@ import { failedDeliveriesIndex } from './0008-failed-deliveries-index.js';
 import { upstreamAttempts } from './0009-upstream-attempts.js';
 import { upstreamFloat } from './0010-upstream-float.js';
 import { upstreamProducts } from './0011-upstream-products.js';
+import { keyScopes } from './0012-key-scopes.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -29,5 +30,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0009-upstream-attempts': upstreamAttempts(dialect),
     '0010-upstream-float': upstreamFloat(dialect),
     '0011-upstream-products': upstreamProducts(dialect),
+    '0012-key-scopes': keyScopes(dialect),
   };
 }
