@@ -7,6 +7,7 @@ import { notifyWorkers } from '../store/notify.js';
 import * as store from '../store/webhooks.repository.js';
 import { requireAccount } from './accounts.js';
 import type { Deps } from './deps.js';
+import { pageInfo, pageOffset, type PageInfo } from '../domain/pagination.js';
 import { newId } from './ids.js';
 import type { ResolvedAddress } from './ports.js';
 
@@ -63,7 +64,7 @@ export async function addWebhook(deps: Deps, input: { accountId: string; name: s
   await requireAccount(deps, input.accountId);
   await requireDestination(deps, input.url);
   if (await store.findEndpointByName(deps.store.db, input.accountId, input.name)) {
-    throw new AppError('validation_failed', `A webhook named "${input.name}" already exists for this account.`);
+    throw new AppError('webhook_exists', `A webhook named "${input.name}" already exists for this account.`);
   }
   const endpoint: WebhookEndpoint = {
     id: newId('wh'),
@@ -104,10 +105,27 @@ export async function listDeliveries(deps: Deps, accountId: string, filter: { st
   return events.map((event) => ({ event, attempts: attempts.get(event.id) ?? [] }));
 }
 
-/** Queues a delivered or failed delivery again, due now, with a fresh retry schedule. */
-export async function redeliver(deps: Deps, eventId: string): Promise<void> {
+/** One page of the account's deliveries, most recent first, with every attempt, and how many there are. */
+export async function pageOfDeliveries(
+  deps: Deps,
+  accountId: string,
+  request: { status?: DeliveryStatus; page: number; limit: number },
+): Promise<{ deliveries: Delivery[]; page: PageInfo }> {
+  const [events, total] = await Promise.all([
+    store.listEvents(deps.store.db, accountId, { status: request.status, limit: request.limit, offset: pageOffset(request) }),
+    store.countEvents(deps.store.db, accountId, request.status),
+  ]);
+  const attempts = await store.listAttemptsOf(deps.store.db, events.map((e) => e.id));
+  return { deliveries: events.map((event) => ({ event, attempts: attempts.get(event.id) ?? [] })), page: pageInfo(request, total) };
+}
+
+/**
+ * Queues a delivered or failed delivery again, due now, with a fresh retry schedule. With `accountId`,
+ * only a delivery of that account (another's is "no such delivery").
+ */
+export async function redeliver(deps: Deps, eventId: string, accountId?: string): Promise<void> {
   const event = await store.findEvent(deps.store.db, eventId);
-  if (!event) throw new AppError('not_found', `No webhook delivery ${eventId}.`);
+  if (!event || (accountId !== undefined && event.accountId !== accountId)) throw new AppError('not_found', `No webhook delivery ${eventId}.`);
   if (!(await store.requeueEvent(deps.store.db, eventId, deps.clock.now()))) {
     throw new AppError('validation_failed', `Delivery ${eventId} is still pending; it is already queued.`);
   }

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'order_settled'
   | 'order_in_progress'
   | 'insufficient_scope'
+  | 'webhook_exists'
   | 'idempotency_key_in_use'
   | 'invalid_recharge'
   | 'idempotency_key_reused'

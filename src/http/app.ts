@@ -24,6 +24,7 @@ import { checkNumberRoute } from './routes/v1-check-number.js';
 import { pingRoute } from './routes/v1-ping.js';
 import { rechargeQuoteRoute } from './routes/v1-recharge-quote.js';
 import { keysRoutes } from './routes/v1-keys.js';
+import { webhooksRoutes } from './routes/v1-webhooks.js';
 import { upstreamCallbackRoutes } from './routes/upstream-callbacks.js';
 import { operationsRoutes } from './routes/operations.js';
 import { validatorCompiler } from './validation.js';
@@ -157,6 +158,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     await v1.register(accountRechargesRoutes(deps));
     await v1.register(pingRoute);
     await v1.register(keysRoutes(deps, keyCache));
+    await v1.register(webhooksRoutes(deps));
   });
   return app;
 }

@@ -40,6 +40,7 @@ export const PROBLEMS: Readonly<Record<ProblemCode, { status: number; title: str
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'This method is not allowed here' },
   request_timeout: { status: 408, title: 'The request took too long to arrive' },
+  webhook_exists: { status: 409, title: 'A webhook endpoint with that name exists' },
   order_settled: { status: 409, title: 'The order already has its final status' },
   order_in_progress: { status: 409, title: 'The order is being worked on' },
   idempotency_key_in_use: { status: 409, title: 'A request with this idempotency key is still running' },

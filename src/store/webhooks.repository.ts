@@ -171,11 +171,17 @@ export async function settleEventAttempt(
   return true;
 }
 
-export async function listEvents(db: Db, accountId: string, filter: { status?: DeliveryStatus; limit: number }): Promise<WebhookEvent[]> {
+export async function listEvents(db: Db, accountId: string, filter: { status?: DeliveryStatus; limit: number; offset?: number }): Promise<WebhookEvent[]> {
   let query = db.selectFrom('webhook_events').selectAll().where('account_id', '=', accountId);
   if (filter.status) query = query.where('status', '=', filter.status);
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset ?? 0).execute();
   return rows.map(event);
+}
+
+export async function countEvents(db: Db, accountId: string, status?: DeliveryStatus): Promise<number> {
+  let query = db.selectFrom('webhook_events').select((eb) => eb.fn.countAll<number | bigint | string>().as('n')).where('account_id', '=', accountId);
+  if (status) query = query.where('status', '=', status);
+  return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
 export async function findEvent(db: Db, id: string): Promise<WebhookEvent | undefined> {
