@@ -1,3 +1,4 @@
+import { signingSecrets } from '../domain/webhook-endpoint.js';
 import { decideDelivery, parseRetryAfter } from '../domain/webhook-schedule.js';
 import type { DeliveryStatus, WebhookEvent } from '../domain/webhook-event.js';
 import * as store from '../store/webhooks.repository.js';
@@ -21,7 +22,8 @@ export type WebhookSender = (request: {
   timeoutMs: number;
 }) => Promise<SendResult>;
 
-export type Signer = (secret: string, id: string, timestampSeconds: number, body: string) => Record<string, string>;
+/** Signs a delivery with every secret given (the current one first; a rotated-out one during its overlap). */
+export type Signer = (secrets: readonly string[], id: string, timestampSeconds: number, body: string) => Record<string, string>;
 
 export async function claimEvents(deps: Deps, workerId: string, limit: number, claimTtlMs: number): Promise<WebhookEvent[]> {
   const now = deps.clock.now();
@@ -66,7 +68,7 @@ export async function attemptDelivery(deps: Deps, event: WebhookEvent, workerId:
     const { url, address } = destination;
     const timestamp = Math.floor(startedAt / 1000);
     try {
-      result = await tools.send({ url, address, headers: tools.sign(endpoint.secret, event.id, timestamp, event.payload), body: event.payload, timeoutMs: tools.timeoutMs });
+      result = await tools.send({ url, address, headers: tools.sign(signingSecrets(endpoint, startedAt), event.id, timestamp, event.payload), body: event.payload, timeoutMs: tools.timeoutMs });
     } catch (error) {
       result = { latencyMs: 0, error: String((error as Error).message ?? error) };
     }

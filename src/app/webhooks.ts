@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkWebhookUrl, hostOf, isPublicAddress } from '../domain/address-policy.js';
 import { AppError } from '../domain/errors.js';
-import { WEBHOOK_NAME, type WebhookEndpoint } from '../domain/webhook-endpoint.js';
+import { removedName, SECRET_OVERLAP_MS, WEBHOOK_NAME, type WebhookEndpoint } from '../domain/webhook-endpoint.js';
 import type { DeliveryAttempt, DeliveryStatus, WebhookEvent } from '../domain/webhook-event.js';
 import { notifyWorkers } from '../store/notify.js';
 import * as store from '../store/webhooks.repository.js';
@@ -75,6 +75,8 @@ export async function addWebhook(deps: Deps, input: { accountId: string; name: s
     disabledAt: null,
     disabledReason: null,
     createdAt: deps.clock.now(),
+    previousSecret: null,
+    previousSecretUntil: null,
   };
   await store.insertEndpoint(deps.store.db, endpoint);
   return endpoint;
@@ -131,4 +133,45 @@ export async function redeliver(deps: Deps, eventId: string, accountId?: string)
   }
   deps.signal.notify('events');
   await notifyWorkers(deps.store.db, 'events');
+}
+
+async function requireEndpoint(deps: Deps, accountId: string, name: string): Promise<WebhookEndpoint> {
+  const endpoint = await store.findEndpointByName(deps.store.db, accountId, name);
+  if (!endpoint) throw new AppError('not_found', `No webhook named "${name}".`);
+  return endpoint;
+}
+
+/**
+ * Gives an endpoint a new secret, shown this once. For 24 hours every delivery is signed with both the
+ * new and the old secret (`webhook-signature` carries both `v1,` signatures), so the receiver can move
+ * to the new one without refusing a delivery.
+ */
+export async function rotateWebhookSecret(deps: Deps, accountId: string, name: string): Promise<{ name: string; secret: string }> {
+  const endpoint = await requireEndpoint(deps, accountId, name);
+  const secret = newWebhookSecret();
+  await store.rotateEndpointSecret(deps.store.db, endpoint.id, secret, deps.clock.now() + SECRET_OVERLAP_MS);
+  return { name, secret };
+}
+
+/**
+ * Removes an endpoint: nothing more is sent to it (deliveries still queued for it fail as such), its
+ * name is free again, and its deliveries stay listed.
+ */
+export async function removeWebhook(deps: Deps, accountId: string, name: string): Promise<void> {
+  const endpoint = await requireEndpoint(deps, accountId, name);
+  await store.removeEndpoint(deps.store.db, endpoint.id, removedName(endpoint), deps.clock.now());
+}
+
+/** Queues a `webhook.test` event to an endpoint, delivered, signed and logged like any other. */
+export async function sendTestEvent(deps: Deps, accountId: string, name: string): Promise<string> {
+  const endpoint = await requireEndpoint(deps, accountId, name);
+  const now = deps.clock.now();
+  const id = newId('msg');
+  const payload = JSON.stringify({ type: 'webhook.test', timestamp: new Date(now).toISOString(), data: { webhook: name } });
+  await deps.store.transact(async (tx) => {
+    await store.insertEvent(tx, { id, accountId, endpointId: endpoint.id, orderId: '', type: 'webhook.test', payload, createdAt: now });
+    await notifyWorkers(tx, 'events');
+  });
+  deps.signal.notify('events');
+  return id;
 }

@@ -23,7 +23,8 @@ export const presentWebhookEndpoint = (e: WebhookEndpoint) => ({
 export const presentDelivery = (e: WebhookEvent, attempts: readonly DeliveryAttempt[]) => ({
   id: e.id,
   type: e.type,
-  order_id: e.orderId,
+  // A test event concerns no order.
+  order_id: e.orderId === '' ? null : e.orderId,
   endpoint_id: e.endpointId,
   status: e.status,
   attempts: attempts.map((a) => ({
@@ -54,6 +55,8 @@ export type CreateWebhook = Static<typeof CreateWebhookSchema>;
 export const WebhookCreatedSchema = Type.Object({ name: Type.String(), url: Type.String(), secret: Type.String({ description: 'whsec_…, shown this once' }) });
 export const WebhookNameParamsSchema = Type.Object({ name: Type.String({ maxLength: 64 }) });
 export const WebhookEnabledSchema = Type.Object({ name: Type.String(), enabled: Type.Literal(true) });
+export const WebhookRotatedSchema = Type.Object({ name: Type.String(), secret: Type.String({ description: 'the new whsec_…, shown this once' }) });
+export const WebhookTestSchema = Type.Object({ id: Type.String({ description: 'the delivery id (msg_…)' }) });
 
 export const DeliveryQuerySchema = Type.Composite(
   [PageQuerySchema, Type.Object({ status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))) })],
@@ -64,7 +67,7 @@ export type DeliveryQuery = Static<typeof DeliveryQuerySchema>;
 const DeliverySchema = Type.Object({
   id: Type.String(),
   type: Type.String(),
-  order_id: Type.String(),
+  order_id: Type.Union([Type.String(), Type.Null()], { description: 'null for a webhook.test event' }),
   endpoint_id: Type.String(),
   status: Type.String(),
   attempts: Type.Array(

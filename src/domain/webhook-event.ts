@@ -2,6 +2,8 @@ export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export type OrderEventType = 'recharge.succeeded' | 'recharge.failed';
+/** Every event type: an order's final status, or a test the customer asked for. */
+export type WebhookEventType = OrderEventType | 'webhook.test';
 
 /** One event for one endpoint (the outbox row), and the state of its delivery. */
 export interface WebhookEvent {
@@ -10,7 +12,7 @@ export interface WebhookEvent {
   readonly accountId: string;
   readonly endpointId: string;
   readonly orderId: string;
-  readonly type: OrderEventType;
+  readonly type: WebhookEventType;
   /** The exact body sent on every attempt. */
   readonly payload: string;
   readonly status: DeliveryStatus;

@@ -161,6 +161,10 @@ export interface WebhookEndpointsTable {
   disabled_at: DbInt | null;
   disabled_reason: string | null;
   created_at: DbInt;
+  /** The secret before the last rotation, still signing until previous_secret_until. */
+  previous_secret: string | null;
+  previous_secret_until: DbInt | null;
+  deleted_at: DbInt | null;
 }
 
 export interface WebhookEventsTable {

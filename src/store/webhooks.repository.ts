@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint.js';
-import type { DeliveryAttempt, DeliveryStatus, OrderEventType, WebhookEvent } from '../domain/webhook-event.js';
+import type { DeliveryAttempt, DeliveryStatus, OrderEventType, WebhookEvent, WebhookEventType } from '../domain/webhook-event.js';
 import { num } from './convert.js';
 import type { Db, Tx } from './database.js';
 import { prepared } from './prepared.js';
@@ -17,6 +17,8 @@ const endpoint = (r: Selectable<WebhookEndpointsTable>): WebhookEndpoint => ({
   disabledAt: r.disabled_at === null ? null : num(r.disabled_at),
   disabledReason: r.disabled_reason,
   createdAt: num(r.created_at),
+  previousSecret: r.previous_secret,
+  previousSecretUntil: r.previous_secret_until === null ? null : num(r.previous_secret_until),
 });
 
 const event = (r: Selectable<WebhookEventsTable>): WebhookEvent => ({
@@ -24,7 +26,7 @@ const event = (r: Selectable<WebhookEventsTable>): WebhookEvent => ({
   accountId: r.account_id,
   endpointId: r.endpoint_id,
   orderId: r.order_id,
-  type: r.type as OrderEventType,
+  type: r.type as WebhookEventType,
   payload: r.payload,
   status: r.status as DeliveryStatus,
   attempts: num(r.attempts),
@@ -67,7 +69,13 @@ export async function findEndpoint(db: Db, id: string): Promise<WebhookEndpoint 
 }
 
 export async function listEndpoints(db: Db, accountId: string): Promise<WebhookEndpoint[]> {
-  const rows = await db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .execute();
   return rows.map(endpoint);
 }
 
@@ -245,4 +253,22 @@ export async function countDeliveries(db: Db): Promise<{ pending: number; failed
     .selectNoFrom([count(isPending).as('pending'), count(sql<boolean>`status = 'failed'`).as('failed')])
     .executeTakeFirstOrThrow();
   return { pending: Number(row.pending), failed: Number(row.failed) };
+}
+
+/** Replaces an endpoint's secret; the one it replaces keeps signing until `overlapUntil`. */
+export async function rotateEndpointSecret(db: Db, id: string, secret: string, overlapUntil: number): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_until: overlapUntil, secret }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Removes an endpoint from use, keeping its row (and its deliveries' history) under a name no one can give. */
+export async function removeEndpoint(db: Db, id: string, keptName: string, at: number): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ name: keptName, deleted_at: at, disabled_at: at, disabled_reason: 'removed' })
+    .where('id', '=', id)
+    .execute();
 }

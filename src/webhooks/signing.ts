@@ -11,13 +11,19 @@ export function legacySignature(secret: string, body: string): string {
   return createHmac('sha256', secret).update(body).digest('hex');
 }
 
-export function signedHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
+/**
+ * The headers of one delivery attempt. With several secrets (during a rotation's overlap),
+ * `webhook-signature` carries one `v1,` signature per secret, space-separated, as Standard Webhooks
+ * allows; the legacy `X-Signature` uses the current secret.
+ */
+export function signedHeaders(secrets: readonly string[], id: string, timestampSeconds: number, body: string): Record<string, string> {
+  const [secret] = secrets as [string, ...string[]];
   return {
     'content-type': 'application/json',
     'user-agent': 'topup-webhooks/1',
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': standardSignature(secret, id, timestampSeconds, body),
+    'webhook-signature': secrets.map((s) => standardSignature(s, id, timestampSeconds, body)).join(' '),
     'x-signature': legacySignature(secret, body),
   };
 }

@@ -1,3 +1,4 @@
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUpstreams } from '../../src/fulfilment/connectors.js';
 import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
@@ -13,7 +14,7 @@ describeEachDialect('webhooks over HTTP', (dialect) => {
     await receiver.start();
   });
   afterAll(async () => receiver.stop());
-  const call = (key: string, method: 'GET' | 'POST', url: string, payload?: object) => t.ctx.call(key, { method, url, ...(payload ? { payload } : {}) });
+  const call = (key: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => t.ctx.call(key, { method, url, ...(payload ? { payload } : {}) });
   const deliver = async () => {
     await drain(createFulfilmentWorker(t.ctx.deps, createUpstreams(t.ctx.deps)));
     await drain(createDeliveryWorker(t.ctx.deps, { timeoutMs: 2_000, tools: { jitter: () => 0 } }));
@@ -81,5 +82,61 @@ describeEachDialect('webhooks over HTTP', (dialect) => {
     expect([enabled.statusCode, enabled.json()]).toEqual([200, { name: 'default', enabled: true }]);
     expect((await call(key, 'GET', '/v1/webhooks')).json().data[0]).toMatchObject({ enabled: true, disabled_reason: null });
     expect((await call(key, 'POST', '/v1/webhooks/nope/enable')).statusCode).toBe(404);
+  });
+
+  it('sends a test event, signed and logged like any other', async () => {
+    const { key } = await t.ctx.account();
+    const { secret } = (await call(key, 'POST', '/v1/webhooks', { name: 'default', url: `${receiver.url}/test-event` })).json();
+    const sent = await call(key, 'POST', '/v1/webhooks/default/test');
+    expect(sent.statusCode).toBe(202);
+    const { id } = sent.json();
+    expect(id).toMatch(/^msg_/);
+    await deliver();
+    const [received] = receiver.on('/test-event');
+    expect(received!.headers['webhook-id']).toBe(id);
+    expect(new Webhook(secret).verify(received!.body, received!.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test', data: { webhook: 'default' } });
+    const listed = (await call(key, 'GET', '/v1/webhooks/deliveries')).json().data[0];
+    expect(listed).toMatchObject({ id, type: 'webhook.test', order_id: null, status: 'delivered' });
+    expect((await call(key, 'POST', '/v1/webhooks/nope/test')).statusCode).toBe(404);
+  });
+
+  it('rotates a secret: for 24 hours deliveries carry both signatures, then only the new one', async () => {
+    const { key } = await t.ctx.account();
+    const old = (await call(key, 'POST', '/v1/webhooks', { name: 'default', url: `${receiver.url}/rotated` })).json().secret;
+    const rotated = await call(key, 'POST', '/v1/webhooks/default/rotate-secret');
+    expect(rotated.statusCode).toBe(200);
+    const { secret } = rotated.json();
+    expect(rotated.json()).toEqual({ name: 'default', secret: expect.stringMatching(/^whsec_/) });
+    expect(secret).not.toBe(old);
+    await call(key, 'POST', '/v1/webhooks/default/test');
+    await deliver();
+    const during = receiver.on('/rotated').at(-1)!;
+    const headers = during.headers as Record<string, string>;
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(new Webhook(secret).verify(during.body, headers)).toMatchObject({ type: 'webhook.test' });
+    expect(new Webhook(old).verify(during.body, headers)).toMatchObject({ type: 'webhook.test' });
+    t.ctx.clock.advance(24 * 3_600_000 + 1);
+    await call(key, 'POST', '/v1/webhooks/default/test');
+    await deliver();
+    const after = receiver.on('/rotated').at(-1)!;
+    expect((after.headers as Record<string, string>)['webhook-signature']).not.toContain(' ');
+    expect(receiver.on('/rotated')).toHaveLength(2);
+  });
+
+  it('removes an endpoint: no longer listed nor usable, its name free again, its deliveries still listed', async () => {
+    const { key } = await t.ctx.account({ credit: '100.00' });
+    await call(key, 'POST', '/v1/webhooks', { name: 'erp', url: `${receiver.url}/removed` });
+    const test = (await call(key, 'POST', '/v1/webhooks/erp/test')).json().id;
+    expect((await call(key, 'DELETE', '/v1/webhooks/erp')).statusCode).toBe(204);
+    expect((await call(key, 'GET', '/v1/webhooks')).json().data).toEqual([]);
+    await deliver();
+    // The test event queued before the removal is not sent: it fails as such, and stays listed.
+    expect(receiver.on('/removed')).toEqual([]);
+    expect((await call(key, 'GET', '/v1/webhooks/deliveries')).json().data).toEqual([expect.objectContaining({ id: test, status: 'failed' })]);
+    await checkNumbers(t.ctx, key, ['0744500104']);
+    const refused = await recharge(t.ctx, key, { recharges: [{ phone_number: '0744500104', amount: 5 }], webhook_name: 'erp' });
+    expect([refused.statusCode, refused.json().code]).toEqual([422, 'unknown_webhook']);
+    expect((await call(key, 'DELETE', '/v1/webhooks/erp')).statusCode).toBe(404);
+    expect((await call(key, 'POST', '/v1/webhooks', { name: 'erp', url: `${receiver.url}/removed-again` })).statusCode).toBe(201);
   });
 });

@@ -45,10 +45,20 @@ describe('signatures', () => {
 
   it('signs exactly as the Standard Webhooks library, which verifies it', () => {
     const now = Math.floor(Date.now() / 1000);
-    const headers = signedHeaders(secret, 'msg_1', now, body);
+    const headers = signedHeaders([secret], 'msg_1', now, body);
     expect(headers['webhook-signature']).toBe(new Webhook(secret).sign('msg_1', new Date(now * 1000), body));
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(secret).verify(body.replace('1', '2'), headers)).toThrow();
+  });
+
+  it('signs with both secrets during a rotation, so a receiver holding either one verifies', () => {
+    const old = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+    const now = Math.floor(Date.now() / 1000);
+    const headers = signedHeaders([secret, old], 'msg_2', now, body);
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(old).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(headers['x-signature']).toBe(legacySignature(secret, body));
   });
 
   it('matches a hand-computed HMAC of "{id}.{timestamp}.{body}"', () => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../app/deps.js';
-import { addWebhook, enableWebhook, listWebhooks, pageOfDeliveries, redeliver } from '../../app/webhooks.js';
+import { addWebhook, enableWebhook, listWebhooks, pageOfDeliveries, redeliver, removeWebhook, rotateWebhookSecret, sendTestEvent } from '../../app/webhooks.js';
 import { envelope, problemResponses } from '../../contract/common.js';
 import {
   CreateWebhookSchema,
@@ -14,6 +14,8 @@ import {
   WebhookEnabledSchema,
   WebhookListSchema,
   WebhookNameParamsSchema,
+  WebhookRotatedSchema,
+  WebhookTestSchema,
 } from '../../contract/webhooks.js';
 import { principalOf } from '../auth.js';
 
@@ -51,6 +53,35 @@ export const webhooksRoutes =
         await enableWebhook(deps, principalOf(request).accountId, request.params.name);
         return { name: request.params.name, enabled: true as const };
       },
+    );
+
+    app.delete(
+      '/v1/webhooks/:name',
+      { schema: { summary: 'Remove an endpoint (its deliveries stay listed; its name is free again)', tags, params: WebhookNameParamsSchema, response: problemResponses } },
+      async (request, reply) => {
+        await removeWebhook(deps, principalOf(request).accountId, request.params.name);
+        return reply.code(204).send();
+      },
+    );
+
+    app.post(
+      '/v1/webhooks/:name/rotate-secret',
+      {
+        schema: {
+          summary: 'Give an endpoint a new secret (shown this once)',
+          description: 'For 24 hours every delivery is signed with both the new and the old secret: webhook-signature carries both v1, signatures.',
+          tags,
+          params: WebhookNameParamsSchema,
+          response: { 200: WebhookRotatedSchema, ...problemResponses },
+        },
+      },
+      async (request) => rotateWebhookSecret(deps, principalOf(request).accountId, request.params.name),
+    );
+
+    app.post(
+      '/v1/webhooks/:name/test',
+      { schema: { summary: 'Send a webhook.test event, delivered, signed and logged like any other', tags, params: WebhookNameParamsSchema, response: { 202: WebhookTestSchema, ...problemResponses } } },
+      async (request, reply) => reply.code(202).send({ id: await sendTestEvent(deps, principalOf(request).accountId, request.params.name) }),
     );
 
     app.get(

@@ -12,6 +12,7 @@ import { upstreamAttempts } from './0009-upstream-attempts.js';
 import { upstreamFloat } from './0010-upstream-float.js';
 import { upstreamProducts } from './0011-upstream-products.js';
 import { keyScopes } from './0012-key-scopes.js';
+import { webhookRotationAndRemoval } from './0013-webhook-rotation-and-removal.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -31,5 +32,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0010-upstream-float': upstreamFloat(dialect),
     '0011-upstream-products': upstreamProducts(dialect),
     '0012-key-scopes': keyScopes(dialect),
+    '0013-webhook-rotation-and-removal': webhookRotationAndRemoval(dialect),
   };
 }
