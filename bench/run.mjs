@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import { addWebhook, benchNumbers, createDeps, loadConfig, root, seedAccount, waitReady } from './seed.mjs';
 
 const quick = process.argv.includes('--quick');
-// --only http|big-account|drain|webhooks runs one group of scenarios (the others take minutes).
+// --only http|big-account|csv|drain|webhooks runs one group of scenarios (the others take minutes).
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const runs = (group) => only === undefined || only === group;
 const DURATION = quick ? 2 : 8;
@@ -156,32 +156,36 @@ async function httpScenarios(dialect, env) {
   }
 }
 
-async function bigAccountScenario(env) {
-  const deps = await createDeps(loadConfig(env), { log });
-  const account = await seedAccount(deps, []);
-  // Orders written straight into the table: what matters here is reading them back.
+/** Orders written straight into the table (what matters is reading them back), and the account's counters. */
+async function seedOrders(deps, accountId, count) {
   const db = deps.store.db;
   const now = Date.now();
   const CHUNK = 500;
-  process.stderr.write(`seeding ${BIG_ACCOUNT_ORDERS} orders…\n`);
-  for (let start = 0; start < BIG_ACCOUNT_ORDERS; start += CHUNK * 20) {
+  process.stderr.write(`seeding ${count} orders…\n`);
+  for (let start = 0; start < count; start += CHUNK * 20) {
     await db.transaction().execute(async (tx) => {
-      for (let c = start; c < Math.min(start + CHUNK * 20, BIG_ACCOUNT_ORDERS); c += CHUNK) {
+      for (let c = start; c < Math.min(start + CHUNK * 20, count); c += CHUNK) {
         const values = [];
-        for (let i = c; i < Math.min(c + CHUNK, BIG_ACCOUNT_ORDERS); i++) {
+        for (let i = c; i < Math.min(c + CHUNK, count); i++) {
           values.push({
-            id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, account_id: account.accountId, request_id: 'seed', array_position: 0,
+            id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, account_id: accountId, request_id: 'seed', array_position: 0,
             msisdn: '40744520001', operator: 'orange', amount: 100, fast: 0, currency: 'RON', eur_ron_rate: 49773, vat_rate: 21, fast_fee: 0,
             amount_ron: 498, fast_fee_ron: 0, net_ron: 498, gross_ron: 603, amount_net: 498, amount_gross: 603, fee_net: 0, fee_gross: 0,
             deduction: 603, status: 'SUCCESS', attempts: 1, next_attempt_at: now, claimed_by: null, operator_reference: 'SEED',
-            failure_reason: null, passthrough: null, document_id: null, webhook_name: null, created_at: now - BIG_ACCOUNT_ORDERS + i, updated_at: now,
+            failure_reason: null, passthrough: null, document_id: null, webhook_name: null, created_at: now - count + i, updated_at: now,
           });
         }
         await tx.insertInto('orders').values(values).execute();
       }
     });
   }
-  await db.updateTable('accounts').set({ orders_placed: BIG_ACCOUNT_ORDERS, orders_count: BIG_ACCOUNT_ORDERS }).where('id', '=', account.accountId).execute();
+  await db.updateTable('accounts').set({ orders_placed: count, orders_count: count }).where('id', '=', accountId).execute();
+}
+
+async function bigAccountScenario(env) {
+  const deps = await createDeps(loadConfig(env), { log });
+  const account = await seedAccount(deps, []);
+  await seedOrders(deps, account.accountId, BIG_ACCOUNT_ORDERS);
   const baseline = await startBaseline();
   const service = await startService(env);
   try {
@@ -201,6 +205,57 @@ async function bigAccountScenario(env) {
     }
   } finally {
     await baseline.stop();
+    record.peak = Math.max(record.peak ?? 0, peakRssMb(service.child.pid) ?? 0);
+    await service.stop();
+    await deps.store.close();
+  }
+}
+
+/**
+ * The CSV export of a 100,000-order account: its peak memory against the process at rest, and the
+ * slowest answer another client got meanwhile (GET /v1/account/balance every 20 ms).
+ */
+async function csvScenario(env) {
+  const orders = Number(process.env.BENCH_CSV_ORDERS ?? (quick ? 20_000 : 100_000));
+  const deps = await createDeps(loadConfig(env), { log });
+  const account = await seedAccount(deps, []);
+  await seedOrders(deps, account.accountId, orders);
+  const service = await startService(env);
+  try {
+    const auth = { 'x-authorization': account.key };
+    await fetch(`${service.url}/v1/account/balance`, { headers: auth });
+    const atRest = Math.round((memoryKb(service.child.pid, 'VmRSS') ?? 0) / 1024);
+    const rss = sampleRss(service.child.pid);
+    let slowest = 0;
+    let exporting = true;
+    const probe = (async () => {
+      while (exporting) {
+        const started = performance.now();
+        await fetch(`${service.url}/v1/account/balance`, { headers: auth }).then((r) => r.arrayBuffer());
+        slowest = Math.max(slowest, performance.now() - started);
+        await sleep(20);
+      }
+    })();
+    const started = performance.now();
+    const response = await fetch(`${service.url}/v1/account/recharges?format=csv`, { headers: auth });
+    let bytes = 0;
+    let lines = 0;
+    for await (const chunk of response.body) {
+      bytes += chunk.length;
+      for (const b of chunk) if (b === 10) lines++;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    exporting = false;
+    await probe;
+    const peak = rss.stop();
+    if (lines !== orders + 1) throw new Error(`the export had ${lines} lines, not ${orders + 1}`);
+    rows.push({
+      scenario: `CSV export of ${orders.toLocaleString('en')} orders`,
+      rssMb: peak,
+      other: `${Math.round(orders / seconds)} orders/s, ${Math.round(bytes / 1_048_576)} MB in ${seconds.toFixed(1)} s; RSS ${atRest} MB at rest, ${peak} MB peak; slowest balance read meanwhile ${Math.round(slowest)} ms`,
+    });
+    process.stderr.write(`${rows.at(-1).scenario}: ${rows.at(-1).other}\n`);
+  } finally {
     record.peak = Math.max(record.peak ?? 0, peakRssMb(service.child.pid) ?? 0);
     await service.stop();
     await deps.store.close();
@@ -312,6 +367,7 @@ try {
     } else rows.push({ scenario: 'POST /v1/recharge, 1 entry (PostgreSQL)', skipped: 'no PostgreSQL found' });
   }
   if (runs('big-account')) await bigAccountScenario({ ...baseEnv, DATABASE_URL: join(work, 'big.db') });
+  if (runs('csv')) await csvScenario({ ...baseEnv, DATABASE_URL: join(work, 'csv.db') });
   if (runs('drain')) await drainScenario({ ...baseEnv, DATABASE_URL: join(work, 'drain.db') });
   if (runs('webhooks')) await webhookScenario({ ...baseEnv, DATABASE_URL: join(work, 'hooks.db') });
 } finally {
@@ -334,6 +390,7 @@ const lines = [
       r.settledPerSecond && `${r.settledPerSecond} orders/s settled`,
       r.deliveredPerSecond && `${r.deliveredPerSecond} deliveries/s`,
       r.baselineRps && `baseline ${r.baselineRps} req/s`,
+      r.other,
       r.skipped,
     ].filter(Boolean).join('; ')} |`,
   ),

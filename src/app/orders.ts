@@ -58,3 +58,28 @@ export async function getOrder(deps: Deps, accountId: string, id: string): Promi
   if (!order) throw new AppError('not_found', `No recharge order ${id} in this account.`);
   return order;
 }
+
+const EXPORT_CHUNK = 1_000;
+
+/**
+ * Every order of the account matching the query's filters (its paging ignored), most recent first, in
+ * chunks read one after another by keyset: memory stays flat however many there are, and each chunk
+ * is one short query, so an export never holds the database or the event loop for long.
+ */
+export function exportOrders(deps: Deps, accountId: string, query: OrderQuery): AsyncIterable<readonly orders.ExportedOrder[]> {
+  // Checked now, before anything is sent: a bad filter is a 400, not a cut-off download.
+  const filter = toFilter(query);
+  return (async function* () {
+    let position: orders.ExportPosition | undefined;
+    for (;;) {
+      const chunk = await orders.exportPage(deps.store.db, accountId, filter, position, EXPORT_CHUNK);
+      if (chunk.length > 0) yield chunk;
+      if (chunk.length < EXPORT_CHUNK) return;
+      // Between chunks, let the event loop serve others: on SQLite each read is synchronous, and a
+      // fast client would otherwise keep the export running on microtasks alone.
+      await new Promise((resolve) => setImmediate(resolve));
+      const last = chunk.at(-1)!;
+      position = { createdAt: last.createdAt, arrayPosition: last.arrayPosition, id: last.id };
+    }
+  })();
+}

@@ -55,6 +55,7 @@ export const OrderQuerySchema = Type.Composite(
       from: Type.Optional(Type.String({ format: 'date-time', description: 'created at or after (ISO 8601)' })),
       to: Type.Optional(Type.String({ format: 'date-time', description: 'created before (ISO 8601)' })),
       after: Type.Optional(Type.String({ format: 'uuid', description: 'the orders after this one in the listing (keyset paging; `page` is then ignored)' })),
+      format: Type.Optional(Type.Literal('csv', { description: 'csv: every matching order as text/csv, streamed, without paging (so does Accept: text/csv)' })),
     }),
   ],
   { additionalProperties: false },
@@ -97,4 +98,56 @@ export function presentOrderDetail(o: Order): OrderDetail {
       deductionCurrency: o.currency,
     },
   };
+}
+
+/** The columns of a CSV export, in order. */
+export const ORDER_CSV_COLUMNS = [
+  'recharge_uuid',
+  'number',
+  'network',
+  'amount',
+  'currency',
+  'recharge_status',
+  'fast_recharge',
+  'created_at',
+  'updated_at',
+  'failure_reason',
+  'document_id',
+  'deduction',
+  'deduction_currency',
+] as const;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. A text that a
+ * spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return) is prefixed
+ * with an apostrophe, as OWASP advises: an export must never execute in the customer's spreadsheet.
+ */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const orderCsvHeader = (): string => `${ORDER_CSV_COLUMNS.join(',')}\r\n`;
+
+/** One exported order as a CSV line. */
+export function orderCsvLine(o: OrderListEntry & Pick<Order, 'documentId' | 'deduction' | 'currency'>): string {
+  return `${[
+    o.id,
+    o.msisdn,
+    o.operator,
+    formatDecimal(o.amount),
+    'EUR',
+    o.status,
+    o.fast,
+    isoTime(o.createdAt),
+    isoTime(o.updatedAt),
+    o.failureReason,
+    o.documentId,
+    formatDecimal(o.deduction),
+    o.currency,
+  ]
+    .map(csvField)
+    .join(',')}\r\n`;
 }

@@ -219,6 +219,48 @@ export async function refundOrder(tx: Tx, order: Order): Promise<bigint> {
 
 const hasFilter = (f: OrderFilter) => Object.values(f).some((v) => v !== undefined);
 
+/** An account's orders matching the filter (each filter has an index that carries the listing's order). */
+function filtered(db: Db, accountId: string, filter: OrderFilter) {
+  let query = db.selectFrom('orders').where('account_id', '=', accountId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.msisdn) query = query.where('msisdn', '=', filter.msisdn);
+  if (filter.documentId) query = query.where('document_id', '=', filter.documentId);
+  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
+  return query;
+}
+
+/** Where an export stopped: the listing position of the last order sent. */
+export interface ExportPosition {
+  readonly createdAt: number;
+  readonly arrayPosition: number;
+  readonly id: string;
+}
+
+/** One order as an export writes it: the listing's fields, its document id and what it cost. */
+export type ExportedOrder = OrderListEntry & Pick<Order, 'documentId' | 'deduction' | 'currency' | 'arrayPosition'>;
+
+/** The next `limit` orders of an export after `position`, in the listing's order (keyset: flat at any depth). */
+export async function exportPage(db: Db, accountId: string, filter: OrderFilter, position: ExportPosition | undefined, limit: number): Promise<ExportedOrder[]> {
+  let query = filtered(db, accountId, filter)
+    .select([...LIST_COLUMNS, 'document_id', 'deduction', 'currency', 'array_position'])
+    .orderBy('created_at', 'desc')
+    .orderBy('array_position', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit);
+  if (position) {
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'array_position', 'id'), '<', eb.tuple(position.createdAt, position.arrayPosition, position.id)));
+  }
+  const rows = await query.execute();
+  return rows.map((r) => ({
+    ...toListEntry(r),
+    documentId: r.document_id,
+    deduction: big(r.deduction),
+    currency: r.currency as Order['currency'],
+    arrayPosition: num(r.array_position),
+  }));
+}
+
 /**
  * One page of an account's orders, most recent first, and how many match in all: by page number (an
  * offset), or after a given order (a keyset: the listing index is entered at that order, however deep).
@@ -230,12 +272,7 @@ export async function listOrders(
   filter: OrderFilter,
   page: PageRequest | CursorRequest,
 ): Promise<{ rows: OrderListEntry[] | undefined; total: number }> {
-  let query = db.selectFrom('orders').where('account_id', '=', accountId);
-  if (filter.status) query = query.where('status', '=', filter.status);
-  if (filter.msisdn) query = query.where('msisdn', '=', filter.msisdn);
-  if (filter.documentId) query = query.where('document_id', '=', filter.documentId);
-  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
-  if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
+  const query = filtered(db, accountId, filter);
   let rowsQuery = query.select(LIST_COLUMNS).orderBy('created_at', 'desc').orderBy('array_position', 'desc').orderBy('id', 'desc').limit(page.limit);
   if (isCursor(page)) {
     const cursor = await db
