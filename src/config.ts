@@ -53,6 +53,7 @@ export const SettingsSchema = Type.Object({
   RELOADLY_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'Reloadly Airtime API base URL (default: the sandbox in staging, production otherwise)' })),
   TOPUP_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'the public base URL of this service, for upstream callback URLs' })),
   TOPUP_UPSTREAM_CALLBACK_TOKEN: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{24,}$', description: 'the secret in upstream callback URLs (24+ URL-safe characters)' })),
+  TOPUP_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 32, description: 'Bearer token of the admin API (/admin/v1); unset: the admin API is off' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'shared rate-limit store' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
 });
@@ -101,6 +102,8 @@ export interface Config {
   readonly reloadly: { readonly clientId: string; readonly clientSecret: string; readonly authUrl: string; readonly baseUrl: string } | undefined;
   /** Where upstreams call us back (`<public URL>/upstream/<connector>/callback/<token>`), when both are set. */
   readonly upstreamCallbacks: { readonly publicUrl: string; readonly token: string } | undefined;
+  /** The admin API's bearer token; undefined: the admin API is off (404). */
+  readonly adminToken: string | undefined;
   readonly redisUrl: string | undefined;
   readonly logLevel: string;
 }
@@ -246,6 +249,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       s.TOPUP_PUBLIC_URL !== undefined && s.TOPUP_UPSTREAM_CALLBACK_TOKEN !== undefined
         ? { publicUrl: s.TOPUP_PUBLIC_URL.replace(/\/+$/, ''), token: s.TOPUP_UPSTREAM_CALLBACK_TOKEN }
         : undefined,
+    adminToken: s.TOPUP_ADMIN_TOKEN,
     redisUrl: s.REDIS_URL,
     logLevel: s.LOG_LEVEL ?? 'info',
   });

@@ -25,6 +25,7 @@ import { pingRoute } from './routes/v1-ping.js';
 import { rechargeQuoteRoute } from './routes/v1-recharge-quote.js';
 import { keysRoutes } from './routes/v1-keys.js';
 import { webhooksRoutes } from './routes/v1-webhooks.js';
+import { adminRoutes } from './routes/admin.js';
 import { upstreamCallbackRoutes } from './routes/upstream-callbacks.js';
 import { operationsRoutes } from './routes/operations.js';
 import { validatorCompiler } from './validation.js';
@@ -117,7 +118,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
         version: '1.0.0',
         description: 'Check Romanian mobile numbers, order prepaid top-ups in batches, read balance, deposits and orders.',
       },
-      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Authorization' } } },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Authorization' }, adminToken: { type: 'http', scheme: 'bearer' } },
+      },
       security: [{ apiKey: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
@@ -126,6 +129,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   await app.register(operationsRoutes(deps));
   await app.register(upstreamCallbackRoutes(deps));
+  if (deps.config.adminToken !== undefined) await app.register(adminRoutes(deps, deps.config.adminToken));
   await app.register(async (v1) => {
     // A route that takes no query refuses one, as the listings refuse unknown parameters: a typo such as
     // `?limt=5` must fail loudly everywhere, not be ignored on some routes.

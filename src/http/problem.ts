@@ -10,6 +10,7 @@ export type TransportErrorCode =
   | 'headers_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'invalid_admin_token'
   | 'internal_error';
 
 /** A refusal by the transport (a rate limit, say), answered like a broken rule: plainly, with its code. */
@@ -36,6 +37,7 @@ export const PROBLEMS: Readonly<Record<ProblemCode, { status: number; title: str
   invalid_api_key: { status: 401, title: 'API key not valid' },
   wrong_environment: { status: 401, title: 'API key of another environment' },
   insufficient_funds: { status: 402, title: 'Not enough credit' },
+  invalid_admin_token: { status: 401, title: 'Admin token missing or not valid' },
   insufficient_scope: { status: 403, title: 'This API key may not do this' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'This method is not allowed here' },

@@ -89,6 +89,9 @@ describe('settings', () => {
     expect(loadConfig(reloadly).reloadly).toEqual({ clientId: 'id', clientSecret: 'secret', authUrl: 'https://auth.reloadly.com/oauth/token', baseUrl: 'https://topups-sandbox.reloadly.com' });
     expect(loadConfig({ ...reloadly, TOPUP_ENV: 'production' }).reloadly?.baseUrl).toBe('https://topups.reloadly.com');
     expect(() => loadConfig({ TOPUP_UPSTREAM: 'reloadly' })).toThrow(/RELOADLY_CLIENT_ID: required when TOPUP_UPSTREAM includes reloadly/);
+    expect(loadConfig({}).adminToken).toBeUndefined();
+    expect(() => loadConfig({ TOPUP_ADMIN_TOKEN: 'short' })).toThrow(/TOPUP_ADMIN_TOKEN/);
+    expect(loadConfig({ TOPUP_ADMIN_TOKEN: 'a'.repeat(32) }).adminToken).toBe('a'.repeat(32));
     expect(() => loadConfig({ TOPUP_PUBLIC_URL: 'https://topup.example' })).toThrow(/set both \(upstream callbacks\) or neither/);
     expect(() => loadConfig({ TOPUP_PUBLIC_URL: 'https://topup.example', TOPUP_UPSTREAM_CALLBACK_TOKEN: 'short' })).toThrow(/TOPUP_UPSTREAM_CALLBACK_TOKEN/);
     expect(loadConfig({ TOPUP_PUBLIC_URL: 'https://topup.example/', TOPUP_UPSTREAM_CALLBACK_TOKEN: 'a'.repeat(24) }).upstreamCallbacks).toEqual({
