@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BIN, databaseEnv, topup, type CliResult } from '../support/cli.js';
+import { freePort } from '../support/processes.js';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../support/harness.js';
 
 type Result = CliResult;
@@ -143,7 +144,7 @@ describeEachDialect('the topup command line', (dialect) => {
   });
 
   it('serve answers a real client, fulfils orders and stops on SIGTERM', async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--demo'], {
       env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', TOPUP_SIMULATOR_DELAY_MS: '0', ...env },
     });

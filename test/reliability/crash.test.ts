@@ -38,7 +38,7 @@ describeEachDialect('crash test: SIGKILL at random moments', (dialect) => {
     for (const n of numbers) await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging', scope: 'full' }, n);
     const { key } = await createApiKey(deps, account.id);
 
-    const port = freePort();
+    const port = await freePort();
     let server: ServiceProcess = await startProcess(['serve'], env, port);
     const url = `http://127.0.0.1:${port}`;
     const acknowledged = new Set<string>();

@@ -36,7 +36,7 @@ describeEachDialect('a reseller over a wholesale instance, killed mid-flight', (
     const wholesaleEnv = { ...databaseEnv(wholesaleDb.target), ...base };
     const wholesale = await processDeps(wholesaleDb.target, wholesaleEnv);
     const atWholesale = await accountWithKey(wholesale, 'reseller', '100000.00', 'EUR');
-    const wholesalePort = freePort();
+    const wholesalePort = await freePort();
     const resellerEnv = {
       ...databaseEnv(resellerDb.target),
       ...base,
@@ -47,7 +47,7 @@ describeEachDialect('a reseller over a wholesale instance, killed mid-flight', (
     const reseller = await processDeps(resellerDb.target, resellerEnv);
     const customer = await accountWithKey(reseller, 'customer', '100000.00', 'RON');
     const wholesaleProcess = await startProcess(['serve'], wholesaleEnv, wholesalePort);
-    const resellerPort = freePort();
+    const resellerPort = await freePort();
     let resellerProcess: ServiceProcess | undefined;
     try {
       let placed = 0;

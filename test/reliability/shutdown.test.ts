@@ -18,7 +18,7 @@ describeEachDialect('graceful shutdown', (dialect) => {
     await addDeposit(deps, { accountId: account.id, amount: '100.00' });
     await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging', scope: 'full' }, '0744700777');
     const { key } = await createApiKey(deps, account.id);
-    const server = await startProcess(['serve'], env, freePort());
+    const server = await startProcess(['serve'], env, await freePort());
     try {
       const placed = await fetch(`${server.url}/v1/recharge`, {
         method: 'POST',
@@ -48,7 +48,7 @@ describeEachDialect('graceful shutdown', (dialect) => {
     await addDeposit(deps, { accountId: account.id, amount: '100.00' });
     await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging', scope: 'full' }, '0744700778');
     const { key } = await createApiKey(deps, account.id);
-    const port = freePort();
+    const port = await freePort();
     const server = await startProcess(['serve'], env, port);
     const stalled = connect(port, '127.0.0.1');
     const connected = new Promise<void>((resolve) => stalled.once('connect', () => resolve()));

@@ -20,8 +20,8 @@ it('serves 1,000 concurrent recharges without a 5xx while a worker process settl
   await addDeposit(deps, { accountId: account.id, amount: '100000.00' });
   for (const n of numbers) await checkNumber(deps, { accountId: account.id, keyId: 'k', currency: 'RON', environment: 'staging', scope: 'full' }, n);
   const { key } = await createApiKey(deps, account.id);
-  const api = await startProcess(['serve', '--no-worker'], env, freePort());
-  const worker = await startProcess(['worker'], env, freePort(), '--metrics-port');
+  const api = await startProcess(['serve', '--no-worker'], env, await freePort());
+  const worker = await startProcess(['worker'], env, await freePort(), '--metrics-port');
   try {
     const statuses = await Promise.all(
       Array.from({ length: 1000 }, (_, i) =>

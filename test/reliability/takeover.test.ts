@@ -59,7 +59,7 @@ describeEachDialect('takeover of a dead worker\'s orders', (dialect) => {
     // Long enough that the kill lands while every order is with the operator.
     const env = { ...databaseEnv(database.target), TOPUP_SIMULATOR_DELAY_MS: '5000', TOPUP_EUR_RON_RATE: '4.9773', TOPUP_RATE_LIMIT_PER_MINUTE: '0' };
     const { deps, key } = await setUp(database, env);
-    const port = freePort();
+    const port = await freePort();
     const first = await startProcess(['serve'], env, port);
     try {
       await place(first.url!, key);
@@ -86,7 +86,7 @@ describe.skipIf(!inject('postgres'))('takeover across worker processes [postgres
     const database = await createTestDatabase('postgres');
     const env = { ...databaseEnv(database.target), TOPUP_SIMULATOR_DELAY_MS: '5000', TOPUP_EUR_RON_RATE: '4.9773', TOPUP_RATE_LIMIT_PER_MINUTE: '0' };
     const { deps, key } = await setUp(database, env);
-    const api = await startProcess(['serve', '--no-worker'], env, freePort());
+    const api = await startProcess(['serve', '--no-worker'], env, await freePort());
     const doomed = await startProcess(['worker'], env);
     const survivor: { kill(signal: NodeJS.Signals): Promise<number | null> }[] = [];
     try {

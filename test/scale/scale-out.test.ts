@@ -44,7 +44,7 @@ describe.skipIf(!inject('postgres'))('scale-out: 2 API and 2 worker processes on
         await addWebhook(deps, { accountId: account.id, name: 'default', url: `${receiver.url}/events/${i}` });
         customers.push({ accountId: account.id, key: (await createApiKey(deps, account.id)).key });
       }
-      const apis = [await startProcess(['serve', '--no-worker'], env, freePort()), await startProcess(['serve', '--no-worker'], env, freePort())];
+      const apis = [await startProcess(['serve', '--no-worker'], env, await freePort()), await startProcess(['serve', '--no-worker'], env, await freePort())];
       processes.push(...apis);
       const workers = [await startProcess(['worker'], env), await startProcess(['worker'], env)];
       processes.push(...workers);

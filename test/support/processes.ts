@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { BIN } from './cli.js';
 
 export interface ServiceProcess {
@@ -41,4 +42,14 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   };
 }
 
-export const freePort = () => 20_000 + Math.floor(Math.random() * 30_000);
+/**
+ * A port no one listens on now, as the system hands it out (bound on 0, then closed): a random pick in
+ * a range could land on a port another test, or the system, already uses.
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
