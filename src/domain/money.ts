@@ -43,6 +43,11 @@ export function toJsonNumber(units: bigint, scale = 2): number {
   return Number(formatDecimal(units, scale));
 }
 
+/** A JSON number of money (as upstreams send it) in minor units, rounded to `scale` decimals. */
+export function fromJsonNumber(value: number, scale = 2): bigint {
+  return parseDecimal(value.toFixed(scale), scale)!;
+}
+
 /** Integer division rounding half away from zero ("half-up" on magnitudes, as invoices do). */
 export function divideRoundHalfUp(numerator: bigint, denominator: bigint): bigint {
   if (denominator <= 0n) throw new RangeError('denominator must be positive');

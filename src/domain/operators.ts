@@ -5,6 +5,12 @@ export function isOperator(value: string): value is Operator {
   return (OPERATORS as readonly string[]).includes(value);
 }
 
+/** Our operator from a provider's operator name ("Orange Romania"; Telekom Romania was Cosmote). */
+export function operatorNamed(name: string | undefined): Operator | undefined {
+  const lower = (name ?? '').toLowerCase();
+  return OPERATORS.find((o) => lower.includes(o)) ?? (lower.includes('cosmote') ? 'telekom' : undefined);
+}
+
 /**
  * The original allocation of Romanian mobile ranges, by national significant number (no trunk 0).
  * Longer prefixes are listed before the shorter ones they refine. A number that was ported keeps its

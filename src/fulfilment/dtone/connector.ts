@@ -1,6 +1,6 @@
 import type { ProductCatalogue } from '../../app/catalogue.js';
 import { lookupFailure, type NotFound, type UpstreamAnswer, type UpstreamBalance, type UpstreamConnector, type UpstreamTransaction } from '../../app/upstream.js';
-import { formatDecimal, parseDecimal } from '../../domain/money.js';
+import { formatDecimal, fromJsonNumber } from '../../domain/money.js';
 import type { Order } from '../../domain/order.js';
 import type { UpstreamAttempt } from '../../domain/upstream-attempt.js';
 import { productFor, type UpstreamProduct } from '../../domain/upstream-product.js';
@@ -100,7 +100,7 @@ export function createDtoneConnector(settings: DtoneSettings, catalogue: Product
     const balances = answer.kind === 'answer' && answer.status === 200 && Array.isArray(answer.body) ? (answer.body as Array<{ unit?: string; available?: number }>) : undefined;
     const chosen = balances?.find((b) => b.unit === 'EUR') ?? balances?.[0];
     if (!chosen?.unit) throw new Error(`DT One's balance could not be read (${answer.kind === 'answer' ? `HTTP ${answer.status}` : answer.reason})`);
-    return { available: parseDecimal((chosen.available ?? 0).toFixed(2), 2)!, currency: chosen.unit };
+    return { available: fromJsonNumber(chosen.available ?? 0), currency: chosen.unit };
   }
 
   /** Romanian mobile recharges, fixed and ranged, every page (`X-Next-Page`). */

@@ -1,6 +1,6 @@
 import type { UpstreamAnswer, UpstreamTransaction } from '../../app/upstream.js';
-import { parseDecimal } from '../../domain/money.js';
-import { isOperator, type Operator } from '../../domain/operators.js';
+import { fromJsonNumber } from '../../domain/money.js';
+import { operatorNamed } from '../../domain/operators.js';
 import type { UpstreamProduct } from '../../domain/upstream-product.js';
 
 // DT One's documents (DVS API v1) turned into our terms: transaction states into answers, products
@@ -30,18 +30,11 @@ export interface DtoneTransaction {
   readonly prices?: { readonly wholesale?: { readonly unit?: string; readonly amount?: number; readonly fee?: number } };
 }
 
-const cents = (value: number | undefined) => parseDecimal((value ?? 0).toFixed(2), 2)!;
-
-/** The operator a DT One product serves, by the operator's name (Telekom Romania was Cosmote). */
-function operatorOf(name: string | undefined): Operator | undefined {
-  const lower = (name ?? '').toLowerCase();
-  const found = ['orange', 'vodafone', 'telekom', 'digi'].find((o) => lower.includes(o)) ?? (lower.includes('cosmote') ? 'telekom' : undefined);
-  return found && isOperator(found) ? found : undefined;
-}
+const cents = (value: number | undefined) => fromJsonNumber(value ?? 0);
 
 /** A product we can sell: a Romanian recharge with an amount in EUR on one side. */
 export function toProduct(p: DtoneProduct): UpstreamProduct | undefined {
-  const operator = operatorOf(p.operator?.name);
+  const operator = operatorNamed(p.operator?.name);
   if (!operator || (p.operator?.country?.iso_code ?? 'ROU') !== 'ROU') return undefined;
   const common = { connector: 'dtone', productId: String(p.id), operator, name: p.name ?? `product ${p.id}` };
   const eurSide = (['source', 'destination'] as const).find((side) => p[side]?.unit === 'EUR' && (p[side]?.unit_type ?? 'CURRENCY') === 'CURRENCY');

@@ -1,5 +1,5 @@
 import { lookupFailure, type NotFound, type UpstreamAnswer, type UpstreamBalance, type UpstreamConnector, type UpstreamTransaction } from '../../app/upstream.js';
-import { formatDecimal, parseDecimal } from '../../domain/money.js';
+import { formatDecimal, fromJsonNumber } from '../../domain/money.js';
 import type { Order } from '../../domain/order.js';
 import type { UpstreamAttempt } from '../../domain/upstream-attempt.js';
 import { httpCall, type HttpOutcome } from '../http-call.js';
@@ -130,7 +130,7 @@ export function createReloadlyConnector(settings: ReloadlySettings, catalogue: P
     if (typeof body?.balance !== 'number' || typeof body.currencyCode !== 'string') {
       throw new Error(`Reloadly's balance could not be read (${answer.kind === 'answer' ? `HTTP ${answer.status}` : answer.reason})`);
     }
-    return { available: parseDecimal(body.balance.toFixed(2), 2)!, currency: body.currencyCode };
+    return { available: fromJsonNumber(body.balance), currency: body.currencyCode };
   }
 
   /** Every top-up of the period from the transaction reports, 200 a page. */

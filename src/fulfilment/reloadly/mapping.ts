@@ -1,6 +1,6 @@
 import type { UpstreamAnswer, UpstreamTransaction } from '../../app/upstream.js';
-import { parseDecimal } from '../../domain/money.js';
-import { isOperator, type Operator } from '../../domain/operators.js';
+import { fromJsonNumber } from '../../domain/money.js';
+import { operatorNamed } from '../../domain/operators.js';
 import type { UpstreamProduct } from '../../domain/upstream-product.js';
 
 // Reloadly's documents (Airtime API) turned into our terms. UPSTREAMS.md gathers the facts.
@@ -33,21 +33,14 @@ export interface ReloadlyTopup {
   readonly transaction?: ReloadlyTopup;
 }
 
-const cents = (value: number) => parseDecimal(value.toFixed(2), 2)!;
-
-/** The operator a Reloadly operator is, by its name (Telekom Romania was Cosmote). */
-function operatorOf(name: string | undefined): Operator | undefined {
-  const lower = (name ?? '').toLowerCase();
-  const found = ['orange', 'vodafone', 'telekom', 'digi'].find((o) => lower.includes(o)) ?? (lower.includes('cosmote') ? 'telekom' : undefined);
-  return found && isOperator(found) ? found : undefined;
-}
+const cents = fromJsonNumber;
 
 /**
  * What a Romanian operator sells through Reloadly in EUR (its local currency, `useLocalAmount`): a
  * range to the cent, or its fixed amounts. Operators without local EUR amounts are left out.
  */
 export function productsOf(operator: DetectedOperator): UpstreamProduct[] {
-  const ours = operatorOf(operator.name);
+  const ours = operatorNamed(operator.name);
   const id = operator.operatorId ?? operator.id;
   if (!ours || id === undefined || !operator.supportsLocalAmounts || operator.destinationCurrencyCode !== 'EUR') return [];
   const common = { connector: 'reloadly', operator: ours, name: operator.name ?? `operator ${id}`, side: 'destination' as const };

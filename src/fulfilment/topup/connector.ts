@@ -1,5 +1,5 @@
 import { lookupFailure, type NotFound, type UpstreamAnswer, type UpstreamBalance, type UpstreamConnector, type UpstreamTransaction } from '../../app/upstream.js';
-import { parseDecimal } from '../../domain/money.js';
+import { fromJsonNumber, parseDecimal } from '../../domain/money.js';
 import type { Operator } from '../../domain/operators.js';
 import type { Order } from '../../domain/order.js';
 import type { UpstreamAttempt } from '../../domain/upstream-attempt.js';
@@ -126,7 +126,7 @@ export function createTopupConnector(settings: TopupUpstreamSettings, options: {
     if (answer.kind !== 'answer' || answer.status !== 200 || typeof body?.balance !== 'number' || typeof body.currency !== 'string') {
       throw new Error(`the topup upstream's balance could not be read (${answer.kind === 'answer' ? `HTTP ${answer.status}` : answer.reason})`);
     }
-    return { available: parseDecimal(body.balance.toFixed(2), 2)!, currency: body.currency };
+    return { available: fromJsonNumber(body.balance), currency: body.currency };
   }
 
   /** Every order of our account at the upstream created in the period, page by page (keyset). */
@@ -142,7 +142,7 @@ export function createTopupConnector(settings: TopupUpstreamSettings, options: {
       for (const r of records) {
         const reference = typeof r.passthrough?.attempt === 'string' ? r.passthrough.attempt : null;
         const state = r.recharge_status === 'SUCCESS' ? 'succeeded' : r.recharge_status === 'FAILED' ? 'failed' : 'pending';
-        yield { upstreamId: r.recharge_uuid, reference, state, amount: parseDecimal((r.amount ?? 0).toFixed(2), 2)!, createdAt: Date.parse(r.created_at ?? '') };
+        yield { upstreamId: r.recharge_uuid, reference, state, amount: fromJsonNumber(r.amount ?? 0), createdAt: Date.parse(r.created_at ?? '') };
       }
       if (records.length < 100) return;
       after = records.at(-1)!.recharge_uuid;
