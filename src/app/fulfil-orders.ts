@@ -150,11 +150,18 @@ export async function recordAnswer(
   } else if (floatChange === 'back') {
     deps.log.info({ connector: attempt.connector }, 'upstream accepts orders again: its float was topped up');
   }
-  if (outcome.kind === 'order' && (outcome.order.status === 'SUCCESS' || outcome.order.status === 'FAILED')) {
-    deps.telemetry.orderSettled(outcome.order.status);
-    if (outcome.order.webhookName !== null) deps.signal.notify('events');
-  }
+  if (outcome.kind === 'order') afterSettling(deps, outcome.order);
   return outcome;
+}
+
+/**
+ * What follows an order's commit once it is final, however it got there (an upstream's answer, a
+ * refusal of every upstream, a person's resolution): it is counted, and its webhook event is sent now.
+ */
+export function afterSettling(deps: Deps, order: Order): void {
+  if (order.status !== 'SUCCESS' && order.status !== 'FAILED') return;
+  deps.telemetry.orderSettled(order.status);
+  if (order.webhookName !== null) deps.signal.notify('events');
 }
 
 /** Puts a claimed order that was never sent back to wait (never failing it for that). */
@@ -170,10 +177,7 @@ export async function deferUnsent(deps: Deps, order: Order, workerId: string, re
 export async function failUnsent(deps: Deps, order: Order, workerId: string, reason: string): Promise<AnswerOutcome> {
   const now = deps.clock.now();
   const outcome = await deps.store.transact((tx) => failAndRefund(tx, deps, order, workerId, reason, now));
-  if (outcome.kind === 'order') {
-    deps.telemetry.orderSettled('FAILED');
-    if (outcome.order.webhookName !== null) deps.signal.notify('events');
-  }
+  if (outcome.kind === 'order') afterSettling(deps, outcome.order);
   return outcome;
 }
 

@@ -7,6 +7,7 @@ import { settleOpenOrder } from '../store/order-queue.repository.js';
 import { findOrderById, refundOrder } from '../store/orders.repository.js';
 import { attemptsOf, insertResolution, ordersAwaitingAnswer, updateAttempt } from '../store/upstream-attempts.repository.js';
 import type { Deps } from './deps.js';
+import { afterSettling } from './fulfil-orders.js';
 import { enqueueOrderEvent } from './webhook-events.js';
 
 export interface OrderUnderReview {
@@ -21,9 +22,7 @@ export interface OrderUnderReview {
  * after checking with the provider.
  */
 export async function ordersForReview(deps: Deps): Promise<OrderUnderReview[]> {
-  const waiting = await ordersAwaitingAnswer(deps.store.db, deps.clock.now() - REVIEW_AFTER_MS);
-  const found = await Promise.all(waiting.map(async ({ orderId, attempt }) => ({ order: await findOrderById(deps.store.db, orderId), attempt })));
-  return found.flatMap(({ order, attempt }) => (order ? [{ order, attempt }] : []));
+  return ordersAwaitingAnswer(deps.store.db, deps.clock.now() - REVIEW_AFTER_MS);
 }
 
 /**
@@ -36,25 +35,25 @@ export async function resolveOrder(deps: Deps, id: string, outcome: 'SUCCESS' | 
   if (note.trim() === '') throw new AppError('validation_failed', 'A resolution needs a note saying why (what the provider said).');
   const now = deps.clock.now();
   const resolved = await deps.store.transact(async (tx) => {
-    const open = (await attemptsOf(tx, id)).find(isOpenAttempt);
     const current = await findOrderById(tx, id);
+    if (!current || (current.status !== 'PENDING' && current.status !== 'PROCESSING')) return undefined;
+    const open = (await attemptsOf(tx, id)).find(isOpenAttempt);
     // A worker holding a live lease may be sending right now: never settle under its feet.
-    if (current && current.claimedBy !== null && current.nextAttemptAt > now && (current.status === 'PENDING' || current.status === 'PROCESSING')) {
+    if (current.claimedBy !== null && current.nextAttemptAt > now) {
       throw new AppError('order_in_progress', `Order ${id} is with a worker right now; try again in a few seconds.`);
     }
     // Only an order awaiting review, unless a person who checked with the provider insists.
-    if (current && !options.force && (current.status === 'PENDING' || current.status === 'PROCESSING') && !(open && open.createdAt <= now - REVIEW_AFTER_MS)) {
+    if (!options.force && !(open && open.createdAt <= now - REVIEW_AFTER_MS)) {
       throw new AppError('order_in_progress', `Order ${id} is not awaiting review (no attempt unanswered for 48 hours); after checking with the provider, --force resolves it anyway.`);
     }
-    const settled = await settleOpenOrder(tx, id, {
+    const after = await settleOpenOrder(tx, id, {
       status: outcome,
       failureReason: outcome === 'FAILED' ? 'resolved_failed' : null,
       operatorReference: outcome === 'SUCCESS' ? (open?.operatorReference ?? open?.upstreamId ?? 'RESOLVED-BY-HAND') : null,
       now,
     });
-    if (!settled) return undefined;
-    const { before, after } = settled;
-    await insertResolution(tx, { orderId: id, outcome, note, previousStatus: before.status, at: now });
+    if (!after) return undefined;
+    await insertResolution(tx, { orderId: id, outcome, note, previousStatus: current.status, at: now });
     if (open) await updateAttempt(tx, open.reference, { state: outcome === 'SUCCESS' ? 'succeeded' : 'failed', detail: `resolved by hand: ${note}`.slice(0, 500), now });
     if (outcome === 'FAILED') {
       const balanceAfter = await refundOrder(tx, after);
@@ -68,7 +67,6 @@ export async function resolveOrder(deps: Deps, id: string, outcome: 'SUCCESS' | 
     if (!order) throw new AppError('not_found', `No order ${id}.`);
     throw new AppError('order_settled', `Order ${id} is already ${order.status}; only an open order can be resolved.`);
   }
-  deps.telemetry.orderSettled(outcome);
-  if (resolved.webhookName !== null) deps.signal.notify('events');
+  afterSettling(deps, resolved);
   return resolved;
 }

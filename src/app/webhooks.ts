@@ -89,8 +89,7 @@ export async function listWebhooks(deps: Deps, accountId: string): Promise<Webho
 
 /** Turns an endpoint back on (after a 410 disabled it); the events queued for it meanwhile stay failed. */
 export async function enableWebhook(deps: Deps, accountId: string, name: string): Promise<void> {
-  const endpoint = await store.findEndpointByName(deps.store.db, accountId, name);
-  if (!endpoint) throw new AppError('not_found', `No webhook named "${name}" for account ${accountId}.`);
+  const endpoint = await requireEndpoint(deps, accountId, name);
   await store.setEndpointDisabled(deps.store.db, endpoint.id, null);
 }
 
@@ -102,7 +101,11 @@ export interface Delivery {
 /** The account's deliveries, most recent first, each with every attempt made. */
 export async function listDeliveries(deps: Deps, accountId: string, filter: { status?: DeliveryStatus; limit?: number } = {}): Promise<Delivery[]> {
   await requireAccount(deps, accountId);
-  const events = await store.listEvents(deps.store.db, accountId, { status: filter.status, limit: filter.limit ?? 100 });
+  return withAttempts(deps, await store.listEvents(deps.store.db, accountId, { status: filter.status, limit: filter.limit ?? 100 }));
+}
+
+/** Deliveries with every attempt each, read in one query. */
+async function withAttempts(deps: Deps, events: readonly WebhookEvent[]): Promise<Delivery[]> {
   const attempts = await store.listAttemptsOf(deps.store.db, events.map((e) => e.id));
   return events.map((event) => ({ event, attempts: attempts.get(event.id) ?? [] }));
 }
@@ -117,8 +120,7 @@ export async function pageOfDeliveries(
     store.listEvents(deps.store.db, accountId, { status: request.status, limit: request.limit, offset: pageOffset(request) }),
     store.countEvents(deps.store.db, accountId, request.status),
   ]);
-  const attempts = await store.listAttemptsOf(deps.store.db, events.map((e) => e.id));
-  return { deliveries: events.map((event) => ({ event, attempts: attempts.get(event.id) ?? [] })), page: pageInfo(request, total) };
+  return { deliveries: await withAttempts(deps, events), page: pageInfo(request, total) };
 }
 
 /**

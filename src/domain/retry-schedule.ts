@@ -7,10 +7,12 @@ export const MAX_OPERATOR_ATTEMPTS = OPERATOR_RETRY_DELAYS_MS.length + 1;
 
 export type RetryDecision = { readonly outcome: 'retry'; readonly delayMs: number } | { readonly outcome: 'fail' };
 
+/** The delay after the n-th refused attempt: the schedule, then its last step. */
+const retryDelay = (attemptsMade: number) => OPERATOR_RETRY_DELAYS_MS[Math.max(0, attemptsMade - 1)] ?? OPERATOR_RETRY_DELAYS_MS.at(-1)!;
+
 export function decideRetry(attemptsMade: number, retryAfterMs?: number): RetryDecision {
   if (attemptsMade >= MAX_OPERATOR_ATTEMPTS) return { outcome: 'fail' };
-  const scheduled = OPERATOR_RETRY_DELAYS_MS[Math.max(0, attemptsMade - 1)] ?? OPERATOR_RETRY_DELAYS_MS.at(-1)!;
-  return { outcome: 'retry', delayMs: Math.max(scheduled, retryAfterMs ?? 0) };
+  return { outcome: 'retry', delayMs: Math.max(retryDelay(attemptsMade), retryAfterMs ?? 0) };
 }
 
 /**
@@ -18,7 +20,7 @@ export function decideRetry(attemptsMade: number, retryAfterMs?: number): RetryD
  * fault, so the order waits on the same delays, then every 30 minutes, and never fails for it.
  */
 export function decideFloatWait(attemptsMade: number): { readonly outcome: 'retry'; readonly delayMs: number } {
-  return { outcome: 'retry', delayMs: OPERATOR_RETRY_DELAYS_MS[Math.max(0, attemptsMade - 1)] ?? OPERATOR_RETRY_DELAYS_MS.at(-1)! };
+  return { outcome: 'retry', delayMs: retryDelay(attemptsMade) };
 }
 
 /**

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from '../app/deps.js';
 import { degradedChecks, isReady } from '../app/health.js';
 import { metricsText } from '../app/queue-stats.js';
+import { readinessBody } from './readiness.js';
 
 /**
  * The probes and the scrape of a process that serves no API (`topup worker --metrics-port`): its
@@ -12,8 +13,7 @@ export function buildMetricsApp(deps: Deps): FastifyInstance {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     if (!(await isReady(deps))) return reply.code(503).send({ status: 'unavailable' });
-    const degraded = await degradedChecks(deps);
-    return degraded.length === 0 ? { status: 'ready' } : { status: 'ready', degraded: degraded.map((d) => ({ ...d, since: new Date(d.since).toISOString() })) };
+    return readinessBody(await degradedChecks(deps));
   });
   app.get('/metrics', async (_request, reply) => {
     const { contentType, body } = await metricsText(deps);

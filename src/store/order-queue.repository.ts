@@ -169,15 +169,13 @@ export async function countOpenOrders(db: Db): Promise<{ PENDING: number; PROCES
 
 /**
  * Ends an open order by a person's decision (`topup orders resolve`), whoever holds it: a worker that
- * answers later finds it settled and records nothing. Returns the order as it was and as it is now.
+ * answers later finds it settled and records nothing. Returns the settled order, or undefined when it was not open.
  */
 export async function settleOpenOrder(
   tx: Tx,
   id: string,
   outcome: { status: 'SUCCESS' | 'FAILED'; failureReason: string | null; operatorReference: string | null; now: number },
-): Promise<{ before: Order; after: Order } | undefined> {
-  const before = await tx.selectFrom('orders').selectAll().where('id', '=', id).where(isOpen).executeTakeFirst();
-  if (!before) return undefined;
+): Promise<Order | undefined> {
   const after = await tx
     .updateTable('orders')
     .set({ status: outcome.status, claimed_by: null, failure_reason: outcome.failureReason, operator_reference: outcome.operatorReference, updated_at: outcome.now })
@@ -185,7 +183,7 @@ export async function settleOpenOrder(
     .where(isOpen)
     .returningAll()
     .executeTakeFirst();
-  return after && { before: toOrder(before), after: toOrder(after) };
+  return after && toOrder(after);
 }
 
 /** Makes an order awaiting an upstream's answer due for its lookup now; false when it is not awaiting one. */

@@ -1,6 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { AttemptState, UpstreamAttempt, UpstreamCost } from '../domain/upstream-attempt.js';
+import type { Order } from '../domain/order.js';
 import { big, num } from './convert.js';
+import { toOrder } from './orders.repository.js';
 import type { Db, Tx } from './database.js';
 import type { UpstreamAttemptsTable } from './schema.js';
 
@@ -70,9 +72,9 @@ export async function attemptsOf(db: Db | Tx, orderId: string): Promise<Upstream
   return rows.map(toAttempt);
 }
 
-/** Open orders whose open attempt is older than `before`: the upstream has not answered for them. */
-export async function ordersAwaitingAnswer(db: Db, before: number): Promise<Array<{ orderId: string; attempt: UpstreamAttempt }>> {
-  const rows = await db
+/** Open orders whose open attempt is older than `before` (the upstream has not answered for them), with it. */
+export async function ordersAwaitingAnswer(db: Db, before: number): Promise<Array<{ order: Order; attempt: UpstreamAttempt }>> {
+  const open = await db
     .selectFrom('upstream_attempts')
     .innerJoin('orders', 'orders.id', 'upstream_attempts.order_id')
     .selectAll('upstream_attempts')
@@ -81,7 +83,14 @@ export async function ordersAwaitingAnswer(db: Db, before: number): Promise<Arra
     .where('orders.status', 'in', ['PENDING', 'PROCESSING'])
     .orderBy('upstream_attempts.created_at')
     .execute();
-  return rows.map((r) => ({ orderId: r.order_id, attempt: toAttempt(r) }));
+  if (open.length === 0) return [];
+  // The orders in one read, not one each.
+  const orders = await db.selectFrom('orders').selectAll().where('id', 'in', open.map((r) => r.order_id)).execute();
+  const byId = new Map(orders.map((r) => [r.id, toOrder(r)]));
+  return open.flatMap((r) => {
+    const order = byId.get(r.order_id);
+    return order ? [{ order, attempt: toAttempt(r) }] : [];
+  });
 }
 
 export async function insertResolution(

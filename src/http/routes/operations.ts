@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../app/deps.js';
 import { degradedChecks, isReady } from '../../app/health.js';
-import { isoTime } from '../../contract/common.js';
+import { readinessBody } from '../readiness.js';
 import { metricsText } from '../../app/queue-stats.js';
 import { sendProblem } from '../error-handler.js';
 import { PROBLEMS, problemType, type ProblemCode } from '../problem.js';
@@ -31,8 +31,7 @@ export const operationsRoutes =
       { schema: { ...open, summary: 'The database is reachable (and what works only in part)', response: { 200: Readiness } } },
       async (request, reply) => {
         if (!(await isReady(deps))) return sendProblem(request, reply, 'unavailable', 'The database is not reachable.');
-        const degraded = await degradedChecks(deps);
-        return degraded.length === 0 ? { status: 'ready' } : { status: 'ready', degraded: degraded.map((d) => ({ ...d, since: isoTime(d.since) })) };
+        return readinessBody(await degradedChecks(deps));
       },
     );
 
