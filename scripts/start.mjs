@@ -24,6 +24,11 @@ if (!existsSync(entry) || statSync(entry).mtimeMs < newestSource(join(root, 'src
     stdio: 'inherit',
   });
 }
+const dashboard = join(root, 'dist', 'dashboard', 'index.html');
+if (!existsSync(dashboard) || statSync(dashboard).mtimeMs < newestSource(join(root, 'web'))) {
+  process.stderr.write('building the dashboard…\n');
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-dashboard.mjs')], { stdio: 'inherit' });
+}
 
 const { run } = await import(entry);
 await run(['serve', '--demo', ...process.argv.slice(2)]);

@@ -114,11 +114,12 @@ async function withAttempts(deps: Deps, events: readonly WebhookEvent[]): Promis
 export async function pageOfDeliveries(
   deps: Deps,
   accountId: string,
-  request: { status?: DeliveryStatus; page: number; limit: number },
+  request: { status?: DeliveryStatus; order_id?: string; page: number; limit: number },
 ): Promise<{ deliveries: Delivery[]; page: PageInfo }> {
+  const filter = { status: request.status, orderId: request.order_id };
   const [events, total] = await Promise.all([
-    store.listEvents(deps.store.db, accountId, { status: request.status, limit: request.limit, offset: pageOffset(request) }),
-    store.countEvents(deps.store.db, accountId, request.status),
+    store.listEvents(deps.store.db, accountId, { ...filter, limit: request.limit, offset: pageOffset(request) }),
+    store.countEvents(deps.store.db, accountId, filter),
   ]);
   return { deliveries: await withAttempts(deps, events), page: pageInfo(request, total) };
 }

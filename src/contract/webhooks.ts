@@ -59,12 +59,18 @@ export const WebhookRotatedSchema = Type.Object({ name: Type.String(), secret: T
 export const WebhookTestSchema = Type.Object({ id: Type.String({ description: 'the delivery id (msg_…)' }) });
 
 export const DeliveryQuerySchema = Type.Composite(
-  [PageQuerySchema, Type.Object({ status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))) })],
+  [
+    PageQuerySchema,
+    Type.Object({
+      status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))),
+      order_id: Type.Optional(Type.String({ format: 'uuid', description: "only this order's deliveries" })),
+    }),
+  ],
   { additionalProperties: false },
 );
 export type DeliveryQuery = Static<typeof DeliveryQuerySchema>;
 
-const DeliverySchema = Type.Object({
+export const DeliverySchema = Type.Object({
   id: Type.String(),
   type: Type.String(),
   order_id: Type.Union([Type.String(), Type.Null()], { description: 'null for a webhook.test event' }),

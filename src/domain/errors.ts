@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'missing_api_key'
   | 'invalid_api_key'
   | 'wrong_environment'
+  | 'invalid_session'
   | 'insufficient_funds'
   | 'not_found'
   | 'order_settled'

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import underPressure from '@fastify/under-pressure';
 import swagger from '@fastify/swagger';
@@ -26,6 +27,7 @@ import { rechargeQuoteRoute } from './routes/v1-recharge-quote.js';
 import { keysRoutes } from './routes/v1-keys.js';
 import { webhooksRoutes } from './routes/v1-webhooks.js';
 import { adminRoutes } from './routes/admin.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { upstreamCallbackRoutes } from './routes/upstream-callbacks.js';
 import { operationsRoutes } from './routes/operations.js';
 import { validatorCompiler } from './validation.js';
@@ -127,7 +129,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  // Cookies are read for the dashboard's session only; every API client sends X-Authorization.
+  await app.register(cookie);
   await app.register(operationsRoutes(deps));
+  await app.register(dashboardRoutes(deps, keyCache));
   await app.register(upstreamCallbackRoutes(deps));
   if (deps.config.adminToken !== undefined) await app.register(adminRoutes(deps, deps.config.adminToken));
   await app.register(async (v1) => {
@@ -137,7 +142,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       route.schema ??= {};
       route.schema.querystring ??= NoQuerySchema;
     });
-    requireApiKey(v1, deps, keyCache);
+    requireApiKey(v1, deps, keyCache, { sessions: true });
     if (deps.config.rateLimitPerMinute > 0) {
       let store = serviceStore(deps);
       if (deps.config.redisUrl) {

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type KeyCache } from '../app/api-keys.js';
+import { sessionPrincipal } from '../app/dashboard-sessions.js';
 import type { Deps } from '../app/deps.js';
 import { countAuthFailure, type WindowUse } from '../app/rate-limit.js';
 import { scopeAllows, type Principal } from '../domain/api-key.js';
 import { AppError } from '../domain/errors.js';
 import { TransportError } from './problem.js';
+import { fromOwnOrigin, sessionCookieName } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-const AUTH_CODES = new Set(['missing_api_key', 'invalid_api_key', 'wrong_environment']);
+const AUTH_CODES = new Set(['missing_api_key', 'invalid_api_key', 'wrong_environment', 'invalid_session']);
 /** Addresses blocked at once in one process; past it the oldest block is forgotten (it is counted still). */
 const MAX_BLOCKED = 100_000;
 
@@ -24,7 +26,10 @@ function rateLimitHeaders(reply: FastifyReply, limit: number, used: WindowUse): 
 }
 
 /**
- * Every route registered in `scope` requires `X-Authorization`; it runs before the body is read.
+ * Every route registered in `scope` requires `X-Authorization`; it runs before the body is read. With
+ * `sessions`, a request without that header may instead carry the dashboard's session cookie: it then
+ * acts as the key the session was made from (same account, same scope), and an unsafe method must come
+ * from this site's own pages (`Origin`).
  *
  * Requests without a valid key are counted per client address, and past TOPUP_AUTH_FAILURES_PER_MINUTE
  * an address is answered 429 before its key is even hashed or looked up (made-up keys cost a hash and
@@ -35,7 +40,8 @@ function rateLimitHeaders(reply: FastifyReply, limit: number, used: WindowUse): 
  * process, learned from the count of the failure that crossed the limit, so that an authenticated
  * request reads nothing more than before.
  */
-export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCache): void {
+export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCache, options: { sessions?: boolean } = {}): void {
+  const cookieName = sessionCookieName(deps.config);
   const limit = deps.config.authFailuresPerMinute;
   const blocked = new Map<string, { count: number; until: number }>();
   scope.addHook('onRequest', async (request, reply) => {
@@ -52,8 +58,13 @@ export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCach
       }
     }
     const header = request.headers['x-authorization'];
+    const sessionId = options.sessions && header === undefined ? request.cookies[cookieName] : undefined;
+    if (sessionId !== undefined && !fromOwnOrigin(request, deps.config)) {
+      throw new TransportError('cross_site_request', 'A signed-in dashboard request must come from the dashboard itself (its Origin is missing or another site).');
+    }
     try {
-      request.principal = await authenticate(deps, cache, Array.isArray(header) ? header[0] : header);
+      request.principal =
+        sessionId === undefined ? await authenticate(deps, cache, Array.isArray(header) ? header[0] : header) : await sessionPrincipal(deps, sessionId);
       if (!scopeAllows(request.principal.scope, request.method, request.routeOptions.url ?? '')) {
         throw new AppError('insufficient_scope', 'This is a read key: it may call the GET endpoints and POST /v1/ping only. Use a full key to change anything.');
       }

@@ -11,6 +11,7 @@ export type TransportErrorCode =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'invalid_admin_token'
+  | 'cross_site_request'
   | 'internal_error';
 
 /** A refusal by the transport (a rate limit, say), answered like a broken rule: plainly, with its code. */
@@ -38,7 +39,9 @@ export const PROBLEMS: Readonly<Record<ProblemCode, { status: number; title: str
   wrong_environment: { status: 401, title: 'API key of another environment' },
   insufficient_funds: { status: 402, title: 'Not enough credit' },
   invalid_admin_token: { status: 401, title: 'Admin token missing or not valid' },
+  invalid_session: { status: 401, title: 'Dashboard session ended' },
   insufficient_scope: { status: 403, title: 'This API key may not do this' },
+  cross_site_request: { status: 403, title: 'Refused: the request did not come from this site' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'This method is not allowed here' },
   request_timeout: { status: 408, title: 'The request took too long to arrive' },

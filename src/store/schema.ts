@@ -28,6 +28,15 @@ export interface AccountsTable {
   created_at: DbInt;
 }
 
+/** A dashboard sign-in: the digest of its id, the key it was made from, and when it was last used. */
+export interface DashboardSessionsTable {
+  digest: string;
+  api_key_id: string;
+  account_id: string;
+  created_at: DbInt;
+  last_seen_at: DbInt;
+}
+
 export interface ApiKeysTable {
   id: string;
   account_id: string;
@@ -269,4 +278,5 @@ export interface Database {
   order_resolutions: OrderResolutionsTable;
   upstream_balances: UpstreamBalancesTable;
   upstream_products: UpstreamProductsTable;
+  dashboard_sessions: DashboardSessionsTable;
 }

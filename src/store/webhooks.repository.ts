@@ -179,16 +179,24 @@ export async function settleEventAttempt(
   return true;
 }
 
-export async function listEvents(db: Db, accountId: string, filter: { status?: DeliveryStatus; limit: number; offset?: number }): Promise<WebhookEvent[]> {
+/** What a delivery listing may be narrowed to. */
+export interface EventFilter {
+  readonly status?: DeliveryStatus;
+  readonly orderId?: string;
+}
+
+export async function listEvents(db: Db, accountId: string, filter: EventFilter & { limit: number; offset?: number }): Promise<WebhookEvent[]> {
   let query = db.selectFrom('webhook_events').selectAll().where('account_id', '=', accountId);
   if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset ?? 0).execute();
   return rows.map(event);
 }
 
-export async function countEvents(db: Db, accountId: string, status?: DeliveryStatus): Promise<number> {
+export async function countEvents(db: Db, accountId: string, filter: EventFilter = {}): Promise<number> {
   let query = db.selectFrom('webhook_events').select((eb) => eb.fn.countAll<number | bigint | string>().as('n')).where('account_id', '=', accountId);
-  if (status) query = query.where('status', '=', status);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
 

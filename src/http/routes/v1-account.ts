@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAccount } from '../../app/accounts.js';
 import type { Deps } from '../../app/deps.js';
+import { accountActivity } from '../../app/account-activity.js';
 import { listDeposits } from '../../app/deposits.js';
+import { ActivityQuerySchema, ActivitySchema, presentActivity } from '../../contract/activity.js';
 import { AccountSummarySchema, BalanceSchema, DepositRecordSchema, presentAccountSummary, presentBalance, presentDeposit } from '../../contract/account.js';
 import { DepositQuerySchema, envelope, envelopeOf, problemResponses } from '../../contract/common.js';
 import { principalOf } from '../auth.js';
@@ -19,6 +21,18 @@ export const accountRoutes =
       '/v1/account/balance',
       { schema: { summary: 'Remaining credit', tags, response: { 200: BalanceSchema, ...problemResponses } } },
       async (request) => presentBalance(await requireAccount(deps, principalOf(request).accountId)),
+    );
+    app.get(
+      '/v1/account/activity',
+      {
+        schema: {
+          summary: 'Orders and charges per UTC day and status, over the last days (30 unless told)',
+          tags,
+          querystring: ActivityQuerySchema,
+          response: { 200: ActivitySchema, ...problemResponses },
+        },
+      },
+      async (request) => presentActivity(await accountActivity(deps, principalOf(request).accountId, request.query.days)),
     );
     app.get(
       '/v1/account/deposits',

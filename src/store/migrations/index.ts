@@ -13,6 +13,7 @@ import { upstreamFloat } from './0010-upstream-float.js';
 import { upstreamProducts } from './0011-upstream-products.js';
 import { keyScopes } from './0012-key-scopes.js';
 import { webhookRotationAndRemoval } from './0013-webhook-rotation-and-removal.js';
+import { dashboardSessions } from './0014-dashboard-sessions.js';
 
 /**
  * Migrations are code, listed here in order, so the built service and the tests run the very same
@@ -33,5 +34,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0011-upstream-products': upstreamProducts(dialect),
     '0012-key-scopes': keyScopes(dialect),
     '0013-webhook-rotation-and-removal': webhookRotationAndRemoval(dialect),
+    '0014-dashboard-sessions': dashboardSessions(dialect),
   };
 }

@@ -1,0 +1,40 @@
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+
+/**
+ * The dashboard's session cookie. In production it is `__Host-` prefixed and `Secure`: browsers then
+ * refuse it unless it came over HTTPS, for the whole host, from this very host (no Domain).
+ */
+export const sessionCookieName = (config: Config): string => (config.environment === 'production' ? '__Host-topup_session' : 'topup_session');
+
+/** HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), no Max-Age (idle expiry is the server's). */
+export const sessionCookieOptions = (config: Config): CookieSerializeOptions => ({
+  httpOnly: true,
+  sameSite: 'strict',
+  secure: config.environment === 'production',
+  path: '/',
+});
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a request authenticated by the session cookie may go on: safe methods always; the others
+ * only with an `Origin` of this very host (browsers send one on every such request, so a missing
+ * Origin is refused too). SameSite=Strict already keeps the cookie off other sites' requests; this is
+ * the second lock. Behind a reverse proxy, pass the Host header through (or set TOPUP_PUBLIC_URL).
+ */
+export function fromOwnOrigin(request: FastifyRequest, config: Config): boolean {
+  if (SAFE_METHODS.has(request.method)) return true;
+  const origin = request.headers.origin;
+  if (origin === undefined || origin === 'null') return false;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const publicUrl = config.upstreamCallbacks?.publicUrl;
+  if (publicUrl !== undefined && new URL(publicUrl).origin === origin) return true;
+  return host === request.headers.host;
+}

@@ -1,0 +1,116 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../api.js';
+import { ProblemNote } from '../components/problem-note.js';
+import { ShownOnce } from '../components/shown-once.js';
+import { asApiError, useLoad } from '../components/use-load.js';
+import { dateTime } from '../format.js';
+import { canWrite, useSession } from '../session.js';
+import type { KeyRecord } from '../types.js';
+
+/** The account's keys: created (shown once), revoked. Revoking the key this session came from signs you out. */
+export function KeysPage() {
+  const session = useSession();
+  const writable = canWrite(session);
+  const keys = useLoad(() => api<{ data: KeyRecord[] }>('/v1/keys'), []);
+  const [name, setName] = useState('');
+  const [scope, setScope] = useState<'full' | 'read'>('full');
+  const [created, setCreated] = useState<string>();
+  const [error, setError] = useState<ApiError>();
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    try {
+      const key = await api<{ id: string; key: string }>('/v1/keys', { method: 'POST', body: { ...(name.trim() ? { name: name.trim() } : {}), scope } });
+      setCreated(key.key);
+      setName('');
+    } catch (e) {
+      setError(asApiError(e));
+    }
+    keys.reload();
+  };
+  const revoke = async (key: KeyRecord) => {
+    const own = key.id === session.keyId;
+    const question = own ? `Revoke ${key.prefix}…? It is the key you signed in with: you will be signed out.` : `Revoke ${key.prefix}…? It stops working everywhere within 2 seconds.`;
+    if (!confirm(question)) return;
+    setError(undefined);
+    try {
+      await api(`/v1/keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' });
+    } catch (e) {
+      setError(asApiError(e));
+    }
+    keys.reload();
+  };
+
+  return (
+    <section>
+      <h1>API keys</h1>
+      {created && <ShownOnce label="New API key" value={created} onDone={() => setCreated(undefined)} />}
+      <ProblemNote error={error} />
+      {writable && (
+        <form class="card" onSubmit={create}>
+          <h2>Create a key</h2>
+          <div class="row wrap">
+            <div class="field grow">
+              <label for="key-name">Name (optional)</label>
+              <input id="key-name" value={name} maxLength={100} placeholder="billing system" onInput={(e) => setName(e.currentTarget.value)} />
+            </div>
+            <div class="field">
+              <label for="key-scope">Scope</label>
+              <select id="key-scope" value={scope} onChange={(e) => setScope(e.currentTarget.value as 'full' | 'read')}>
+                <option value="full">full: everything</option>
+                <option value="read">read: look, never change</option>
+              </select>
+            </div>
+          </div>
+          <div class="actions">
+            <button type="submit">Create key</button>
+          </div>
+        </form>
+      )}
+      <div class="card">
+        <ProblemNote error={keys.error} />
+        {keys.data && (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Key</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Scope</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">State</th>
+                  {writable && <th scope="col">Action</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.data.map((k) => (
+                  <tr key={k.id}>
+                    <td class="mono">
+                      {k.prefix}…{k.id === session.keyId && <span class="badge">this session</span>}
+                    </td>
+                    <td>{k.name ?? '—'}</td>
+                    <td>{k.scope}</td>
+                    <td>{dateTime(k.created_at)}</td>
+                    <td>{dateTime(k.last_used_at)}</td>
+                    <td>{k.revoked ? <span class="badge status-failed">revoked</span> : <span class="badge status-success">active</span>}</td>
+                    {writable && (
+                      <td>
+                        {!k.revoked && (
+                          <button type="button" class="danger small" aria-label={`Revoke ${k.prefix}`} onClick={() => revoke(k)}>
+                            Revoke
+                          </button>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
