@@ -28,13 +28,18 @@ export function fromOwnOrigin(request: FastifyRequest, config: Config): boolean 
   if (SAFE_METHODS.has(request.method)) return true;
   const origin = request.headers.origin;
   if (origin === undefined || origin === 'null') return false;
-  let host: string;
+  const host = request.headers.host;
+  if (host === undefined) return false;
+  let claimed: URL;
+  let served: URL;
   try {
-    host = new URL(origin).host;
+    claimed = new URL(origin);
+    // Read the Host header in the Origin's scheme, so that a default port written or not compares equal.
+    served = new URL(`${claimed.protocol}//${host}`);
   } catch {
     return false;
   }
   const publicUrl = config.upstreamCallbacks?.publicUrl;
-  if (publicUrl !== undefined && new URL(publicUrl).origin === origin) return true;
-  return host === request.headers.host;
+  if (publicUrl !== undefined && new URL(publicUrl).origin === claimed.origin) return true;
+  return claimed.host === served.host;
 }

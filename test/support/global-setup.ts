@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openStore } from '../../src/store/database.js';
@@ -7,6 +8,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Admin URL and migrated template database, or null when PostgreSQL is not available. */
     postgres: { adminUrl: string; template: string; runTag: string } | null;
+    /** Debian's Chromium for the browser tests, or null when it is not installed. */
+    chromium: string | null;
   }
 }
 
@@ -18,6 +21,7 @@ let cleanup: (() => Promise<void>) | undefined;
  * is much faster than migrating per file and gives every file a database of its own.
  */
 export async function setup(project: TestProject): Promise<void> {
+  project.provide('chromium', findChromium());
   server = await findPostgres();
   if (!server) {
     if (process.env.CI) throw new Error('PostgreSQL is required when CI is set, and none was found or could be started.');
@@ -50,4 +54,14 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   await cleanup?.().catch((error: unknown) => process.stderr.write(`could not drop test databases: ${String(error)}\n`));
   await server?.stop();
+}
+
+/** The browser tests drive Debian's Chromium (`apt-get install chromium`); without it they are skipped, loudly, and CI fails. */
+function findChromium(): string | null {
+  const path = process.env.TOPUP_TEST_CHROMIUM ?? '/usr/bin/chromium';
+  if (existsSync(path)) return path;
+  if (process.env.CI) throw new Error(`Chromium is required when CI is set (for the dashboard's browser tests), and ${path} does not exist: apt-get install -y chromium.`);
+  const banner = '!'.repeat(78);
+  process.stderr.write(`\n${banner}\n!! CHROMIUM NOT FOUND at ${path}: the dashboard's browser tests are SKIPPED.\n!! apt-get install -y chromium (or set TOPUP_TEST_CHROMIUM) to run them.\n${banner}\n\n`);
+  return null;
 }

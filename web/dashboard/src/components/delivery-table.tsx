@@ -14,7 +14,7 @@ export function DeliveryTable({ deliveries, onRedeliver }: { deliveries: readonl
   if (deliveries.length === 0) return <p class="muted">No deliveries.</p>;
   return (
     <div class="table-wrap">
-      <table class="deliveries">
+      <table class="deliveries stack">
         <thead>
           <tr>
             <th scope="col">Created</th>
@@ -27,8 +27,8 @@ export function DeliveryTable({ deliveries, onRedeliver }: { deliveries: readonl
         <tbody>
           {deliveries.map((d) => (
             <tr key={d.id}>
-              <td>{dateTime(d.created_at)}</td>
-              <td>
+              <td data-label="Created">{dateTime(d.created_at)}</td>
+              <td data-label="Event">
                 <span class="mono small">{d.type}</span>
                 {d.order_id && (
                   <>
@@ -39,12 +39,14 @@ export function DeliveryTable({ deliveries, onRedeliver }: { deliveries: readonl
                   </>
                 )}
               </td>
-              <td>
+              <td data-label="Status">
                 <StatusBadge status={d.status} />
               </td>
-              <td class="small">{lastAttempt(d)}</td>
+              <td data-label="Attempts" class="small">
+                {lastAttempt(d)}
+              </td>
               {onRedeliver && (
-                <td>
+                <td data-label="Action">
                   {d.status !== 'pending' && (
                     <button type="button" class="secondary small" onClick={() => onRedeliver(d.id)} aria-label={`Redeliver ${d.id}`}>
                       Redeliver

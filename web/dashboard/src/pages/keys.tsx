@@ -72,7 +72,7 @@ export function KeysPage() {
         <ProblemNote error={keys.error} />
         {keys.data && (
           <div class="table-wrap">
-            <table>
+            <table class="stack">
               <thead>
                 <tr>
                   <th scope="col">Key</th>
@@ -87,16 +87,16 @@ export function KeysPage() {
               <tbody>
                 {keys.data.data.map((k) => (
                   <tr key={k.id}>
-                    <td class="mono">
+                    <td data-label="Key" class="mono">
                       {k.prefix}…{k.id === session.keyId && <span class="badge">this session</span>}
                     </td>
-                    <td>{k.name ?? '—'}</td>
-                    <td>{k.scope}</td>
-                    <td>{dateTime(k.created_at)}</td>
-                    <td>{dateTime(k.last_used_at)}</td>
-                    <td>{k.revoked ? <span class="badge status-failed">revoked</span> : <span class="badge status-success">active</span>}</td>
+                    <td data-label="Name">{k.name ?? '—'}</td>
+                    <td data-label="Scope">{k.scope}</td>
+                    <td data-label="Created">{dateTime(k.created_at)}</td>
+                    <td data-label="Last used">{dateTime(k.last_used_at)}</td>
+                    <td data-label="State">{k.revoked ? <span class="badge status-failed">revoked</span> : <span class="badge status-success">active</span>}</td>
                     {writable && (
-                      <td>
+                      <td data-label="Action">
                         {!k.revoked && (
                           <button type="button" class="danger small" aria-label={`Revoke ${k.prefix}`} onClick={() => revoke(k)}>
                             Revoke

@@ -197,7 +197,7 @@ function QuoteCard({ reviewed, busy, onConfirm }: { reviewed: Reviewed; busy: bo
     <div class="card quote" aria-labelledby="quote-title">
       <h2 id="quote-title">Review</h2>
       <div class="table-wrap">
-        <table>
+        <table class="stack">
           <thead>
             <tr>
               <th scope="col">Number</th>
@@ -216,11 +216,17 @@ function QuoteCard({ reviewed, busy, onConfirm }: { reviewed: Reviewed; busy: bo
           <tbody>
             {q.orderSummary.map((o) => (
               <tr key={o.arrayPosition}>
-                <td>{o.phoneNumber}</td>
-                <td>{o.operator}</td>
-                <td class="num">{money(o.amount, 'EUR')}</td>
-                <td class="num">{money(o.fastRechargeFee, 'EUR')}</td>
-                <td class="num">{money(o.deduction, q.currency)}</td>
+                <td data-label="Number">{o.phoneNumber}</td>
+                <td data-label="Operator">{o.operator}</td>
+                <td data-label="Amount" class="num">
+                  {money(o.amount, 'EUR')}
+                </td>
+                <td data-label="Fast fee" class="num">
+                  {money(o.fastRechargeFee, 'EUR')}
+                </td>
+                <td data-label="Deducted" class="num">
+                  {money(o.deduction, q.currency)}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -94,7 +94,7 @@ export function OrdersPage() {
       {orders.data && (
         <>
           <div class="table-wrap card">
-            <table class="orders">
+            <table class="orders stack">
               <caption class="visually-hidden">Orders, most recent first</caption>
               <thead>
                 <tr>
@@ -117,15 +117,17 @@ export function OrdersPage() {
                 )}
                 {orders.data.data.map((o) => (
                   <tr key={o.recharge_uuid}>
-                    <td>
+                    <td data-label="Number">
                       <a href={`/dashboard/orders/${o.recharge_uuid}`}>{o.number}</a>
                     </td>
-                    <td>{o.network}</td>
-                    <td class="num">{money(o.amount, o.currency)}</td>
-                    <td>
+                    <td data-label="Operator">{o.network}</td>
+                    <td data-label="Amount" class="num">
+                      {money(o.amount, o.currency)}
+                    </td>
+                    <td data-label="Status">
                       <StatusBadge status={o.recharge_status} />
                     </td>
-                    <td>{dateTime(o.created_at)}</td>
+                    <td data-label="Created">{dateTime(o.created_at)}</td>
                   </tr>
                 ))}
               </tbody>
