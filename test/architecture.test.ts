@@ -38,6 +38,19 @@ describe('architecture', () => {
     expect(leaks).toEqual([]);
   });
 
+  it('keeps the dashboard a client of the API: from the server it takes only types of the wire contract', () => {
+    const web = filesUnder(join(root, 'web/dashboard/src')).filter((f) => /\.tsx?$/.test(f));
+    expect(web.length).toBeGreaterThan(5);
+    const reaches = web.flatMap((file) =>
+      [...readFileSync(join(root, file), 'utf8').matchAll(/^(import|export)( type)? [^;]*? from '([^']+)';/gms)]
+        .filter((m) => m[3]!.includes('/src/'))
+        .map((m) => ({ file, typeOnly: m[2] === ' type', target: m[3]! })),
+    );
+    expect(reaches.length).toBeGreaterThan(0);
+    expect(reaches.filter((r) => !r.typeOnly || !/^(\.\.\/)+src\/contract\//.test(r.target))).toEqual([]);
+    expect(web.filter((f) => lines(f) > 400)).toEqual([]);
+  });
+
   it('keeps every source file under 400 lines', () => {
     expect(sources.filter((f) => lines(f) > 400)).toEqual([]);
   });
