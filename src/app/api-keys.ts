@@ -1,14 +1,13 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { ApiKey, KeyOwner, KeyScope, Principal } from '../domain/api-key.js';
 import { environmentOfKey, KEY_PREFIX } from '../domain/environment.js';
 import { AppError } from '../domain/errors.js';
 import * as keys from '../store/api-keys.repository.js';
 import { requireAccount } from './accounts.js';
 import type { Deps } from './deps.js';
-import { newId, randomBase32 } from './ids.js';
+import { digestOf, newId, randomBase32 } from './ids.js';
 import type { Clock } from './ports.js';
 
-const digestOf = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 /**
  * A key lookup is cached for less than the 5 seconds DESIGN.md allows a revocation to take, so

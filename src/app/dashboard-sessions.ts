@@ -1,26 +1,24 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Principal } from '../domain/api-key.js';
 import { SESSION_TOUCH_MS, sessionExpired } from '../domain/dashboard-session.js';
 import { AppError } from '../domain/errors.js';
 import * as sessions from '../store/dashboard-sessions.repository.js';
 import type { Deps } from './deps.js';
-
-const digestOf = (sessionId: string): string => createHash('sha256').update(sessionId).digest('hex');
+import { digestOf } from './ids.js';
 
 /**
  * Opens a dashboard session for a caller whose API key was just checked, exactly as on the API (the
  * transport does it, with the same 401 codes and failed-attempt limit). The session id (256 random
- * bits) is returned this once, for the cookie; only its digest is stored.
+ * bits) is returned this once, for the cookie; only its digest is stored. A session the browser
+ * still held is ended in the same write: signing in again never leaves the old one behind.
  */
-export async function openSession(deps: Deps, principal: Principal): Promise<string> {
+export async function openSession(deps: Deps, principal: Principal, previousSessionId?: string): Promise<string> {
   const sessionId = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
-  await sessions.insertSession(deps.store.db, {
-    digest: digestOf(sessionId),
-    keyId: principal.keyId,
-    accountId: principal.accountId,
-    createdAt: now,
-    lastSeenAt: now,
+  const session = { digest: digestOf(sessionId), keyId: principal.keyId, accountId: principal.accountId, createdAt: now, lastSeenAt: now };
+  await deps.store.write(async (db) => {
+    if (previousSessionId !== undefined) await sessions.deleteSession(db, digestOf(previousSessionId));
+    await sessions.insertSession(db, session);
   });
   return sessionId;
 }
@@ -35,14 +33,15 @@ export async function sessionPrincipal(deps: Deps, sessionId: string): Promise<P
   const owner = await sessions.findSessionOwner(deps.store.db, digest);
   const now = deps.clock.now();
   if (!owner || owner.keyRevoked || sessionExpired(owner.session, now)) {
-    if (owner) await sessions.deleteSession(deps.store.db, digest);
+    if (owner) await deps.store.write((db) => sessions.deleteSession(db, digest));
     throw new AppError('invalid_session', 'Your dashboard session has ended (signed out, idle for 12 hours, or its key was revoked). Sign in again.');
   }
-  if (now - owner.session.lastSeenAt >= SESSION_TOUCH_MS) await sessions.touchSession(deps.store.db, digest, now);
+  // Once a minute per session, through the group commit: a page's bursts of requests write nothing.
+  if (now - owner.session.lastSeenAt >= SESSION_TOUCH_MS) await deps.store.write((db) => sessions.touchSession(db, digest, now));
   return owner.principal;
 }
 
 /** Ends a session (an unknown one is already ended). */
 export async function signOut(deps: Deps, sessionId: string): Promise<void> {
-  await sessions.deleteSession(deps.store.db, digestOf(sessionId));
+  await deps.store.write((db) => sessions.deleteSession(db, digestOf(sessionId)));
 }

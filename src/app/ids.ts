@@ -1,4 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
+/** Hex SHA-256 of a secret (an API key, a session id): what is stored instead of the secret. */
+export const digestOf = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 /**
  * Prefixed ids (`acc_…`, `key_…`, `dep_…`, `wh_…`, `msg_…`) say what they name when they turn up in

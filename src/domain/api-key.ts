@@ -5,12 +5,12 @@ import type { Environment } from './environment.js';
 export const KEY_SCOPES = ['full', 'read'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
-/** The POSTs that change nothing: a ping, and signing in to the dashboard (read-only, with a read key). */
-const READ_POSTS = new Set(['/v1/ping', '/dashboard/session']);
+/** The methods that only read: a read key may use them, and they need no proof of where they came from. */
+export const isReadMethod = (method: string): boolean => method === 'GET' || method === 'HEAD';
 
 /** Whether a key of `scope` may call `method` on `route` (a route pattern). */
 export function scopeAllows(scope: KeyScope, method: string, route: string): boolean {
-  return scope === 'full' || method === 'GET' || method === 'HEAD' || (method === 'POST' && READ_POSTS.has(route));
+  return scope === 'full' || isReadMethod(method) || (method === 'POST' && route === '/v1/ping');
 }
 
 /** An API key as stored: never the key itself, only its digest and a prefix safe to show. */

@@ -6,7 +6,7 @@ import { countAuthFailure, type WindowUse } from '../app/rate-limit.js';
 import { scopeAllows, type Principal } from '../domain/api-key.js';
 import { AppError } from '../domain/errors.js';
 import { TransportError } from './problem.js';
-import { fromOwnOrigin, sessionCookieName } from './session-cookie.js';
+import { fromOwnOrigin, SESSION_KEY_HEADER, sessionCookieName, sessionCookieOptions } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,7 +29,8 @@ function rateLimitHeaders(reply: FastifyReply, limit: number, used: WindowUse): 
  * Every route registered in `scope` requires `X-Authorization`; it runs before the body is read. With
  * `sessions`, a request without that header may instead carry the dashboard's session cookie: it then
  * acts as the key the session was made from (same account, same scope), and an unsafe method must come
- * from this site's own pages (`Origin`).
+ * from this site's own pages (`Origin`). With `signIn`, only the header counts, and a read key passes
+ * too (signing in changes nothing; its session keeps the read scope).
  *
  * Requests without a valid key are counted per client address, and past TOPUP_AUTH_FAILURES_PER_MINUTE
  * an address is answered 429 before its key is even hashed or looked up (made-up keys cost a hash and
@@ -40,8 +41,9 @@ function rateLimitHeaders(reply: FastifyReply, limit: number, used: WindowUse): 
  * process, learned from the count of the failure that crossed the limit, so that an authenticated
  * request reads nothing more than before.
  */
-export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCache, options: { sessions?: boolean } = {}): void {
+export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCache, options: { sessions?: boolean; signIn?: boolean } = {}): void {
   const cookieName = sessionCookieName(deps.config);
+  const cookieOptions = sessionCookieOptions(deps.config);
   const limit = deps.config.authFailuresPerMinute;
   const blocked = new Map<string, { count: number; until: number }>();
   scope.addHook('onRequest', async (request, reply) => {
@@ -64,11 +66,13 @@ export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCach
     }
     try {
       request.principal =
-        sessionId === undefined ? await authenticate(deps, cache, Array.isArray(header) ? header[0] : header) : await sessionPrincipal(deps, sessionId);
-      if (!scopeAllows(request.principal.scope, request.method, request.routeOptions.url ?? '')) {
+        sessionId === undefined ? await authenticate(deps, cache, Array.isArray(header) ? header[0] : header) : await sessionCaller(deps, request, sessionId);
+      if (!options.signIn && !scopeAllows(request.principal.scope, request.method, request.routeOptions.url ?? '')) {
         throw new AppError('insufficient_scope', 'This is a read key: it may call the GET endpoints and POST /v1/ping only. Use a full key to change anything.');
       }
     } catch (error) {
+      // An ended session's cookie is cleared, so the browser stops sending it (and counting failures).
+      if (sessionId !== undefined && error instanceof AppError && error.code === 'invalid_session') reply.clearCookie(cookieName, cookieOptions);
       if (limit > 0 && error instanceof AppError && AUTH_CODES.has(error.code)) {
         const used = await countAuthFailure(deps, request.ip);
         rateLimitHeaders(reply, limit, used);
@@ -80,6 +84,19 @@ export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCach
       throw error;
     }
   });
+}
+
+/**
+ * The principal of a session; when the page says which key it signed in with (another tab may have
+ * signed in with another key since, replacing the cookie), a different one is an ended session for it.
+ */
+async function sessionCaller(deps: Deps, request: FastifyRequest, sessionId: string): Promise<Principal> {
+  const principal = await sessionPrincipal(deps, sessionId);
+  const expected = request.headers[SESSION_KEY_HEADER];
+  if (typeof expected === 'string' && expected !== principal.keyId) {
+    throw new AppError('invalid_session', 'This browser has since signed in with another key (in another tab?). Sign in again here.');
+  }
+  return principal;
 }
 
 export function principalOf(request: FastifyRequest): Principal {

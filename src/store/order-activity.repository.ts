@@ -22,6 +22,7 @@ export async function dailyActivity(db: Db, accountId: string, from: number): Pr
     .where('created_at', '>=', from)
     .groupBy([day, 'status'])
     .orderBy(day)
+    .orderBy('status')
     .execute();
   // PostgreSQL answers a bigint's sum as numeric, in text: every figure is converted from whatever came.
   return rows.map((r) => ({ day: Number(r.day), status: r.status as OrderStatus, orders: Number(r.orders), deduction: BigInt(r.deduction) }));

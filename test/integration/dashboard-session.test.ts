@@ -155,7 +155,7 @@ describeEachDialect('dashboard sessions', (dialect) => {
     expect((await asBrowser(t.ctx, session, 'DELETE', '/dashboard/session')).statusCode).toBe(204);
   });
 
-  it('prefers an X-Authorization key to the cookie, and counts made-up session ids as failed attempts', async () => {
+  it('prefers an X-Authorization key to the cookie; a made-up session id is 401 and its cookie cleared', async () => {
     const { key } = await t.ctx.account({ credit: '7.00' });
     const other = await t.ctx.account({ credit: '9.00' });
     const session = await signIn(t.ctx, other.key);
@@ -164,22 +164,48 @@ describeEachDialect('dashboard sessions', (dialect) => {
     const forged = await asBrowser(t.ctx, 'x'.repeat(43), 'GET', '/v1/account');
     expect(forged.statusCode).toBe(401);
     expect(forged.json()).toMatchObject({ code: 'invalid_session' });
+    expect(forged.cookies.find((c) => c.name === 'topup_session')).toMatchObject({ value: '' });
+  });
+
+  it('refuses a tab that names another key than the session\'s (another tab signed in since), and ends the old session on a new sign-in', async () => {
+    const first = await t.ctx.account();
+    const second = await t.ctx.account();
+    const before = await signIn(t.ctx, first.key);
+    const headers = (keyId: string) => ({ host: HOST, 'x-dashboard-key': keyId });
+    expect((await t.ctx.app.inject({ method: 'GET', url: '/v1/account', cookies: { topup_session: before }, headers: headers(first.keyId) })).statusCode).toBe(200);
+    // Signing in again from the same browser (the cookie goes along) replaces the session.
+    const again = await t.ctx.app.inject({
+      method: 'POST',
+      url: '/dashboard/session',
+      cookies: { topup_session: before },
+      headers: { 'x-authorization': second.key, origin: ORIGIN, host: HOST },
+    });
+    const after = sessionCookie(again);
+    expect((await asBrowser(t.ctx, before, 'GET', '/v1/account')).json()).toMatchObject({ code: 'invalid_session' });
+    // The first tab still believes it is the first account: its requests are refused, not run as the second.
+    const stale = await t.ctx.app.inject({ method: 'POST', url: '/v1/keys', payload: {}, cookies: { topup_session: after }, headers: { ...headers(first.keyId), origin: ORIGIN } });
+    expect(stale.statusCode).toBe(401);
+    expect(stale.json()).toMatchObject({ code: 'invalid_session' });
+    expect((await t.ctx.call(second.key, { method: 'GET', url: '/v1/keys' })).json().data).toHaveLength(1);
+    expect((await t.ctx.app.inject({ method: 'GET', url: '/v1/account', cookies: { topup_session: after }, headers: headers(second.keyId) })).statusCode).toBe(200);
   });
 
   it('forgets idle sessions and those of revoked keys when pruning', async () => {
-    const { key } = await t.ctx.account();
-    const second = await t.ctx.account();
-    await signIn(t.ctx, key);
-    await signIn(t.ctx, second.key);
-    await t.ctx.call(second.key, { method: 'DELETE', url: `/v1/keys/${second.keyId}` });
-    const before = await t.ctx.deps.store.db.selectFrom('dashboard_sessions').select('digest').execute();
-    const pruned = await pruneExpired(t.ctx.deps);
-    expect(pruned.dashboardSessions).toBeGreaterThanOrEqual(1);
-    t.ctx.clock.advance(13 * HOUR);
+    const sessionsOf = async (keyId: string) => (await t.ctx.deps.store.db.selectFrom('dashboard_sessions').select('digest').where('api_key_id', '=', keyId).execute()).length;
+    await pruneExpired(t.ctx.deps); // what earlier tests left idle
+    const kept = await t.ctx.account();
+    const revoked = await t.ctx.account();
+    await signIn(t.ctx, kept.key);
+    await signIn(t.ctx, revoked.key);
+    await t.ctx.call(revoked.key, { method: 'DELETE', url: `/v1/keys/${revoked.keyId}` });
+    expect(await pruneExpired(t.ctx.deps)).toMatchObject({ dashboardSessions: 1 });
+    expect([await sessionsOf(kept.keyId), await sessionsOf(revoked.keyId)]).toEqual([1, 0]);
+    t.ctx.clock.advance(11 * HOUR);
     await pruneExpired(t.ctx.deps);
-    const after = await t.ctx.deps.store.db.selectFrom('dashboard_sessions').select('digest').execute();
-    expect(after).toEqual([]);
-    expect(before.length).toBeGreaterThan(after.length);
+    expect(await sessionsOf(kept.keyId)).toBe(1);
+    t.ctx.clock.advance(2 * HOUR);
+    expect((await pruneExpired(t.ctx.deps)).dashboardSessions).toBeGreaterThanOrEqual(1);
+    expect(await sessionsOf(kept.keyId)).toBe(0);
   });
 
   it('serves the dashboard page with a strict CSP and its hashed assets cached for a year, precompressed', async () => {
@@ -217,5 +243,26 @@ describeEachDialect('dashboard sessions in production', (dialect) => {
     expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
     const balance = await t.ctx.app.inject({ method: 'GET', url: '/v1/account/balance', cookies: { '__Host-topup_session': cookie.value } });
     expect(balance.statusCode).toBe(200);
+    // A page on plain http of the same host is another site here.
+    const change = (origin: string) =>
+      t.ctx.app.inject({ method: 'POST', url: '/v1/keys', payload: {}, cookies: { '__Host-topup_session': cookie.value }, headers: { origin, host: 'topup.example' } });
+    expect((await change('http://topup.example')).json()).toMatchObject({ code: 'cross_site_request' });
+    expect((await change('https://topup.example')).statusCode).toBe(201);
+  });
+});
+
+describeEachDialect('dashboard sessions and the failed-attempt limit', (dialect) => {
+  const t = useTestContext(dialect, { ...FAST_SIMULATOR, TOPUP_AUTH_FAILURES_PER_MINUTE: '3' });
+
+  it('counts made-up session ids as failed attempts, like made-up keys', async () => {
+    const guess = () => t.ctx.app.inject({ method: 'GET', url: '/v1/account', cookies: { topup_session: 'y'.repeat(43) }, remoteAddress: '203.0.113.9' });
+    const first = await guess();
+    expect(first.json()).toMatchObject({ code: 'invalid_session' });
+    expect(first.headers['ratelimit-remaining']).toBe('2');
+    await guess();
+    await guess();
+    const blocked = await guess();
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toMatchObject({ code: 'rate_limited' });
   });
 });

@@ -87,14 +87,14 @@ export const dashboardRoutes =
     // Signing in takes the key in X-Authorization, checked as on /v1 (same codes, same failed-attempt
     // block per address), never a cookie; it must come from the dashboard's own page.
     await app.register(async (signIn) => {
-      requireApiKey(signIn, deps, cache);
+      requireApiKey(signIn, deps, cache, { signIn: true });
       signIn.post(
         '/dashboard/session',
         { schema: { ...hide, response: { 201: SignedInSchema, ...problemResponses } } },
         async (request, reply) => {
           if (!fromOwnOrigin(request, deps.config)) throw new TransportError('cross_site_request', 'Sign in from the dashboard itself.');
           const principal = principalOf(request);
-          const sessionId = await openSession(deps, principal);
+          const sessionId = await openSession(deps, principal, request.cookies[cookieName]);
           securityHeaders(reply);
           reply.setCookie(cookieName, sessionId, cookieOptions);
           return reply.code(201).send({ ...principal });

@@ -17,8 +17,9 @@ export function dashboardSessions(_dialect: Dialect) {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
         .execute();
-      // Sweeping idle sessions reads them by age.
+      // Sweeping reads idle sessions by age, and those of revoked keys by key.
       await db.schema.createIndex('dashboard_sessions_seen').on('dashboard_sessions').column('last_seen_at').execute();
+      await db.schema.createIndex('dashboard_sessions_key').on('dashboard_sessions').column('api_key_id').execute();
     },
   };
 }

@@ -14,6 +14,15 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The key this page signed in with, sent on every request: if another tab signs in with another key
+ * (replacing the cookie), this tab's requests are refused instead of acting on the other account.
+ */
+let signedInKeyId: string | undefined;
+export const rememberSignedIn = (keyId: string | undefined): void => {
+  signedInKeyId = keyId;
+};
+
 /** Told when an answer says the session has ended, so the app can show the sign-in page. */
 let onSignedOut: (reason: string) => void = () => {};
 export const whenSignedOut = (handler: (reason: string) => void): void => {
@@ -27,7 +36,7 @@ export interface RequestOptions {
 }
 
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  const headers: Record<string, string> = { accept: 'application/json', ...(signedInKeyId ? { 'x-dashboard-key': signedInKeyId } : {}), ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {

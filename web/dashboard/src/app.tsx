@@ -1,6 +1,8 @@
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, whenSignedOut } from './api.js';
+import { api, ApiError, rememberSignedIn, whenSignedOut } from './api.js';
+import { ProblemNote } from './components/problem-note.js';
+import { asApiError } from './components/use-load.js';
 import { SessionContext } from './session.js';
 import type { SignedIn } from './types.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -31,27 +33,39 @@ export function App() {
 
 function Shell() {
   const [state, setState] = useState<State>({ kind: 'loading' });
+  const signedIn = (session: SignedIn) => {
+    rememberSignedIn(session.keyId);
+    setState({ kind: 'signed-in', session });
+  };
+  const signedOut = (reason?: string) => {
+    rememberSignedIn(undefined);
+    setState({ kind: 'signed-out', ...(reason ? { reason } : {}) });
+  };
   useEffect(() => {
-    whenSignedOut((reason) => setState({ kind: 'signed-out', reason }));
-    api<SignedIn>('/dashboard/session').then(
-      (session) => setState({ kind: 'signed-in', session }),
-      (error: unknown) => setState({ kind: 'signed-out', ...(error instanceof ApiError && error.status !== 401 ? { reason: error.message } : {}) }),
-    );
+    whenSignedOut(signedOut);
+    api<SignedIn>('/dashboard/session').then(signedIn, (error: unknown) => signedOut(error instanceof ApiError && error.status !== 401 ? error.message : undefined));
   }, []);
   if (state.kind === 'loading') return <p class="loading">Loading…</p>;
-  if (state.kind === 'signed-out') return <SignInPage reason={state.reason} onSignedIn={(session) => setState({ kind: 'signed-in', session })} />;
+  if (state.kind === 'signed-out') return <SignInPage reason={state.reason} onSignedIn={signedIn} />;
   return (
     <SessionContext.Provider value={state.session}>
-      <SignedInLayout session={state.session} onSignedOut={() => setState({ kind: 'signed-out', reason: 'You have signed out.' })} />
+      <SignedInLayout session={state.session} onSignedOut={() => signedOut('You have signed out.')} />
     </SessionContext.Provider>
   );
 }
 
 function SignedInLayout({ session, onSignedOut }: { session: SignedIn; onSignedOut: () => void }) {
   const { path } = useLocation();
+  const [error, setError] = useState<ApiError>();
+  // Only a confirmed sign-out shows the sign-in page: on a shared computer, "signed out" must be true.
   const signOut = async () => {
-    await api('/dashboard/session', { method: 'DELETE' }).catch(() => undefined);
-    onSignedOut();
+    setError(undefined);
+    try {
+      await api('/dashboard/session', { method: 'DELETE' });
+      onSignedOut();
+    } catch (e) {
+      setError(asApiError(e));
+    }
   };
   const current = (page: string) => (page === '/dashboard' ? path === page : path.startsWith(page));
   return (
@@ -83,6 +97,7 @@ function SignedInLayout({ session, onSignedOut }: { session: SignedIn; onSignedO
         </div>
       </header>
       <main>
+        <ProblemNote error={error} />
         <Router>
           <Route path="/dashboard" component={OverviewPage} />
           <Route path="/dashboard/orders" component={OrdersPage} />

@@ -19,5 +19,15 @@ export const STATUS_COLOURS: Record<(typeof STATUSES)[number], string> = {
   FAILED: '#c53030',
 };
 
-/** A new idempotency key (a random UUID: the browser's own generator). */
-export const newIdempotencyKey = (): string => crypto.randomUUID();
+/**
+ * A new idempotency key: a random UUID. `crypto.randomUUID` exists only on secure origins (HTTPS or
+ * localhost); elsewhere (staging on a plain-HTTP address) one is made from `getRandomValues`.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

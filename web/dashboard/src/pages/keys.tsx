@@ -16,9 +16,12 @@ export function KeysPage() {
   const [scope, setScope] = useState<'full' | 'read'>('full');
   const [created, setCreated] = useState<string>();
   const [error, setError] = useState<ApiError>();
+  const [busy, setBusy] = useState(false);
 
   const create = async (event: Event) => {
     event.preventDefault();
+    if (busy) return; // a double click makes one key
+    setBusy(true);
     setError(undefined);
     try {
       const key = await api<{ id: string; key: string }>('/v1/keys', { method: 'POST', body: { ...(name.trim() ? { name: name.trim() } : {}), scope } });
@@ -26,6 +29,8 @@ export function KeysPage() {
       setName('');
     } catch (e) {
       setError(asApiError(e));
+    } finally {
+      setBusy(false);
     }
     keys.reload();
   };
@@ -64,7 +69,9 @@ export function KeysPage() {
             </div>
           </div>
           <div class="actions">
-            <button type="submit">Create key</button>
+            <button type="submit" disabled={busy}>
+              Create key
+            </button>
           </div>
         </form>
       )}

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
 import { ProblemNote } from '../components/problem-note.js';
 import { asApiError } from '../components/use-load.js';
@@ -40,10 +40,14 @@ export function NewTopupPage() {
   const [placed, setPlaced] = useState<RechargePlaced>();
   const [busy, setBusy] = useState<'review' | 'confirm'>();
   const [error, setError] = useState<ApiError>();
+  // Every edit starts a new round: a Review still running when the form changed is thrown away, so a
+  // quote (and its key) always matches what the form shows.
+  const round = useRef(0);
 
   if (!canWrite(session)) return <p class="notice">This is a read key: it cannot place orders. Sign in with a full key to top up.</p>;
 
   const edit = (change: () => void) => {
+    round.current++;
     change();
     setReviewed(undefined); // anything changed after Review must be reviewed again, under a new key
     setPlaced(undefined);
@@ -61,10 +65,13 @@ export function NewTopupPage() {
     setRowErrors(problems);
     if (Object.keys(problems).length > 0) return;
     setBusy('review');
+    const mine = ++round.current;
+    const stale = () => mine !== round.current;
     try {
       const distinct = [...new Set(rows.map((r) => r.phone.trim()))];
       const checks = new Map<string, CheckNumber>();
       await Promise.all(distinct.map(async (phone) => checks.set(phone, await api<CheckNumber>('/v1/check-number', { method: 'POST', body: { phone_number: phone } }))));
+      if (stale()) return;
       rows.forEach((r, i) => {
         const check = checks.get(r.phone.trim())!;
         if (!check.isValid) problems[i] = check.message;
@@ -79,9 +86,10 @@ export function NewTopupPage() {
         fast_recharge: fast,
       };
       const quote = await api<RechargeQuote>('/v1/recharge/quote', { method: 'POST', body });
+      if (stale()) return;
       setReviewed({ body, quote, idempotencyKey: newIdempotencyKey() });
     } catch (e) {
-      setError(asApiError(e));
+      if (!stale()) setError(asApiError(e));
     } finally {
       setBusy(undefined);
     }
@@ -157,7 +165,16 @@ export function NewTopupPage() {
             </div>
             <div class="field">
               <label for={`amount-${i}`}>Amount (EUR)</label>
-              <input id={`amount-${i}`} inputMode="decimal" required value={row.amount} placeholder="10" onInput={(e) => setRow(i, { amount: e.currentTarget.value })} />
+              <input
+                id={`amount-${i}`}
+                inputMode="decimal"
+                required
+                value={row.amount}
+                placeholder="10"
+                aria-invalid={rowErrors[i] ? true : undefined}
+                aria-describedby={rowErrors[i] ? `row-error-${i}` : undefined}
+                onInput={(e) => setRow(i, { amount: e.currentTarget.value })}
+              />
             </div>
             {rows.length > 1 && (
               <button type="button" class="secondary" aria-label={`Remove top-up ${i + 1}`} onClick={() => edit(() => setRows(rows.filter((_, j) => j !== i)))}>
@@ -193,9 +210,14 @@ export function NewTopupPage() {
 
 function QuoteCard({ reviewed, busy, onConfirm }: { reviewed: Reviewed; busy: boolean; onConfirm: () => void }) {
   const q = reviewed.quote;
+  const title = useRef<HTMLHeadingElement>(null);
+  // The quote is news: focus moves to it, so keyboard and screen-reader users land on what to confirm.
+  useEffect(() => title.current?.focus(), [reviewed]);
   return (
     <div class="card quote" aria-labelledby="quote-title">
-      <h2 id="quote-title">Review</h2>
+      <h2 id="quote-title" ref={title} tabIndex={-1}>
+        Review
+      </h2>
       <div class="table-wrap">
         <table class="stack">
           <thead>

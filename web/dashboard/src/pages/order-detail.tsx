@@ -7,7 +7,9 @@ import { dateTime, money } from '../format.js';
 import type { DeliveryRecord, OrderDetail, Page } from '../types.js';
 
 /** One order: its pricing, step by step, and the webhook deliveries that told of it. */
-export function OrderDetailPage({ id }: { id: string }) {
+export function OrderDetailPage({ id: given }: { id: string }) {
+  // Order ids are lowercase UUIDs; the address may not be.
+  const id = given.toLowerCase();
   const order = useLoad(() => api<OrderDetail>(`/v1/account/recharges/${encodeURIComponent(id)}`), [id]);
   const deliveries = useLoad(() => api<Page<DeliveryRecord>>(`/v1/webhooks/deliveries${query({ order_id: id, limit: 100 })}`), [id]);
   if (order.error) return <ProblemNote error={order.error} />;

@@ -1,5 +1,5 @@
 import { useLocation } from 'preact-iso';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { Pager } from '../components/pager.js';
 import { ProblemNote } from '../components/problem-note.js';
@@ -34,6 +34,8 @@ export function OrdersPage() {
   const applied: Filters = { status: location.query.status ?? '', phone: location.query.phone ?? '', from: location.query.from ?? '', to: location.query.to ?? '' };
   const page = Math.max(1, Number(location.query.page ?? '1') || 1);
   const [draft, setDraft] = useState<Filters>(applied);
+  // Back and Forward change the applied filters: the form shows them again.
+  useEffect(() => setDraft(applied), [location.url]);
   const orders = useLoad(() => api<Page<OrderRecord>>(`/v1/account/recharges${query({ ...apiFilters(applied), page, limit: PAGE_SIZE })}`), [location.url]);
   const go = (filters: Filters, toPage = 1) =>
     location.route(`/dashboard/orders${query({ status: filters.status, phone: filters.phone.trim(), from: filters.from, to: filters.to, page: toPage > 1 ? toPage : undefined })}`);
@@ -66,12 +68,13 @@ export function OrdersPage() {
         </div>
         <div class="field">
           <label for="f-from">From</label>
-          <input id="f-from" type="date" value={draft.from} onInput={field('from')} />
+          <input id="f-from" type="date" value={draft.from} onInput={field('from')} aria-describedby="f-utc" />
         </div>
         <div class="field">
           <label for="f-to">To</label>
-          <input id="f-to" type="date" value={draft.to} onInput={field('to')} />
+          <input id="f-to" type="date" value={draft.to} onInput={field('to')} aria-describedby="f-utc" />
         </div>
+        <p id="f-utc" class="muted small span">Dates are whole UTC days, both included.</p>
         <div class="actions">
           <button type="submit">Apply filters</button>
           <button
