@@ -11,6 +11,8 @@ export class HttpProxy {
   port = 0;
   /** While true, a POST /v1/recharge is forwarded and performed, but its answer is cut off. */
   loseRechargeAnswers = false;
+  /** The next this many answers to POST /v1/recharge are cut off as above; then answers pass again. */
+  loseNextRechargeAnswers = 0;
 
   constructor(private readonly target: string) {}
 
@@ -24,11 +26,15 @@ export class HttpProxy {
         body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
       });
       const body = await upstream.text();
-      if (this.loseRechargeAnswers && request.method === 'POST' && request.url === '/v1/recharge') {
+      const lose = this.loseRechargeAnswers || this.loseNextRechargeAnswers > 0;
+      if (lose && request.method === 'POST' && request.url === '/v1/recharge') {
+        if (this.loseNextRechargeAnswers > 0) this.loseNextRechargeAnswers--;
         request.socket.destroy();
         return;
       }
-      response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(body);
+      // The answer's own headers pass (Idempotent-Replayed, Retry-After, …); the body is re-sent whole.
+      const headers = [...upstream.headers].filter(([name]) => !HOP_BY_HOP.includes(name));
+      response.writeHead(upstream.status, Object.fromEntries(headers)).end(body);
     });
     await this.up();
     return this;
@@ -47,6 +53,8 @@ export class HttpProxy {
     await closed;
   }
 }
+
+const HOP_BY_HOP = ['connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding'];
 
 function forwardable(headers: IncomingHttpHeaders): Record<string, string> {
   const kept: Record<string, string> = {};
