@@ -51,6 +51,14 @@ describe('architecture', () => {
     expect(web.filter((f) => lines(f) > 400)).toEqual([]);
   });
 
+  it('keeps @topup/client apart: it imports nothing of the service (its types come from the OpenAPI document)', () => {
+    const client = filesUnder(join(root, 'packages/client/src')).filter((f) => f.endsWith('.ts'));
+    expect(client.length).toBeGreaterThan(5);
+    const reaching = client.filter((file) => /from '(\.\.\/){3,}(src|test|web)\//.test(readFileSync(join(root, file), 'utf8')));
+    expect(reaching).toEqual([]);
+    expect(client.filter((f) => !f.includes('/generated/') && lines(f) > 400)).toEqual([]);
+  });
+
   it('keeps every source file under 400 lines', () => {
     expect(sources.filter((f) => lines(f) > 400)).toEqual([]);
   });

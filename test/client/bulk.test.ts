@@ -83,10 +83,18 @@ describe('topup-client bulk', () => {
     expect(run.stderr).toMatch(/line 4: the amount "five"/);
     expect(run.stderr).toMatch(/line 5: the amount "5.123"/);
     expect(run.stderr).not.toMatch(/line 2:|line 6:/);
-    const unknown = file('landline.csv', '0744500001,5\n0212345678,5\n');
+    const unknown = file('landline.csv', '0744500001,5\n0212345678,5\n0744500003,5\n0744500004,5\n');
     const refused = await bulk(unknown, '--yes');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/line 2: 0212345678: /);
+    // Amounts the service does not sell are named by line too, all of them, before anything is ordered.
+    const outOfBounds = file('bounds.csv', '0744500001,5\n0744500002,0.01\n0744500003,5\n0744500004,99999\n');
+    const bounds = await bulk(outOfBounds, '--yes');
+    expect(bounds.code).toBe(1);
+    expect(bounds.stderr).toMatch(/line 2: /);
+    expect(bounds.stderr).toMatch(/line 4: /);
+    expect(bounds.stderr).not.toMatch(/line [13]: /);
+    expect((await bulk(join(dir, 'missing.csv'), '--yes')).stderr).toMatch(/^Cannot read .*missing\.csv/);
     expect(await orders()).toBe(0);
   });
 
@@ -130,7 +138,13 @@ describe('topup-client bulk', () => {
     // Again, as after a crash or a Ctrl-C: every request is answered from the service's record.
     const rerun = await bulk(rows, '--yes');
     expect(rerun.code).toBe(0);
-    expect(rerun.stdout).toContain('3 of 3 request(s) had been placed by an earlier run of this file and were not ordered again; 0 new request(s) placed.');
+    expect(rerun.stdout).toContain('3 of 3 request(s) had been placed by an earlier run of these rows and were not ordered again; 0 new request(s) placed.');
+    expect(await orders()).toBe(250);
+    // The same rows re-saved by a spreadsheet (CRLF, quoted cells, numbers written another way): still the same requests.
+    const resaved = file('resaved.csv', lines.map((l, i) => (i === 0 ? l : l.replace(/^0744/, '+40744').replace(/,([^,]*),/, ',"$1",'))).join('\r\n') + '\r\n');
+    const again = await bulk(resaved, '--yes');
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toContain('3 of 3 request(s) had been placed by an earlier run of these rows');
     expect(await orders()).toBe(250);
   }, 120_000);
 
@@ -139,11 +153,16 @@ describe('topup-client bulk', () => {
     const rows = file('interrupted.csv', `${lines.join('\n')}\n`);
     const tight = new TopupClient({ apiKey: tightKey, baseUrl: server.url! });
     const count = async () => (await tight.account.get()).orderSummary.recharges.count;
-    const stopped = await bulk(rows, '--yes', '--key', tightKey);
+    const out = join(dir, 'stopped.csv');
+    const stopped = await bulk(rows, '--yes', '--key', tightKey, '--out', out);
     expect(stopped.code).toBe(1);
     expect(stopped.stdout).toContain('The balance does not cover the whole file');
     expect(stopped.stderr).toMatch(/Stopped after 100 of 150 top-up\(s\) were placed\. Run the same file again/);
     expect(await count()).toBe(100);
+    // The results say which rows were placed and which were not.
+    const results = readFileSync(out, 'utf8').trim().split('\r\n').slice(1);
+    expect(results.filter((r) => /,[0-9a-f-]{36},PENDING,$/.test(r))).toHaveLength(100);
+    expect(results.filter((r) => r.endsWith(',,NOT_PLACED,'))).toHaveLength(50);
     const deposit = await fetch(`${server.url}/admin/v1/accounts/${tightAccount}/deposits`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
@@ -152,7 +171,7 @@ describe('topup-client bulk', () => {
     expect(deposit.status, await deposit.text()).toBe(201);
     const resumed = await bulk(rows, '--yes', '--key', tightKey);
     expect(resumed.code).toBe(0);
-    expect(resumed.stdout).toContain('1 of 2 request(s) had been placed by an earlier run of this file and were not ordered again; 1 new request(s) placed.');
+    expect(resumed.stdout).toContain('1 of 2 request(s) had been placed by an earlier run of these rows and were not ordered again; 1 new request(s) placed.');
     expect(await count()).toBe(150);
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { everyRecord } from './paging.js';
-import { Transport, type TransportOptions } from './transport.js';
+import { TopupApiError } from './errors.js';
+import { randomKey, Transport, type TransportOptions } from './transport.js';
 import type {
   AccountSummary,
   Activity,
@@ -27,6 +28,8 @@ export type TopupClientOptions = TransportOptions;
 
 /** A page of 100: the most a listing gives at once, so the fewest requests. */
 const PAGE = 100;
+/** An export of a large account streams for minutes: its deadline is its own. */
+const EXPORT_TIMEOUT_MS = 15 * 60_000;
 const segment = encodeURIComponent;
 
 /** A placement's answer, and whether it is the replay of one placed before under the same key. */
@@ -57,10 +60,16 @@ export class TopupClient {
 
   /** Places top-ups, all or nothing, under `idempotencyKey` (a random one when not given). */
   async recharge(request: RechargeRequest, options: { idempotencyKey?: string } = {}): Promise<Placed> {
-    const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
-    const response = await this.http.send({ method: 'POST', path: '/v1/recharge', body: request, idempotencyKey, repeatable: true });
-    const placed = (await response.json()) as RechargePlaced;
-    return { ...placed, replayed: response.headers.get('idempotent-replayed') === 'true', idempotencyKey };
+    const idempotencyKey = options.idempotencyKey ?? randomKey();
+    try {
+      const answer = await this.http.send({ method: 'POST', path: '/v1/recharge', body: request, idempotencyKey, repeatable: true });
+      const placed = JSON.parse(answer.text) as RechargePlaced;
+      return { ...placed, replayed: answer.headers.get('idempotent-replayed') === 'true', idempotencyKey };
+    } catch (error) {
+      // The outcome may be unknown (no answer): the key travels with the error, to retry under it.
+      if (error instanceof TopupApiError) error.idempotencyKey = idempotencyKey;
+      throw error;
+    }
   }
 
   ping(): Promise<Pong> {
@@ -76,22 +85,25 @@ export class TopupClient {
 
   readonly orders = {
     /** Every order matching the filter, most recent first, following the pages. */
-    list: (filter: OrderFilter = {}): AsyncGenerator<OrderRecord> =>
-      everyRecord(
-        (cursor) => this.http.json({ method: 'GET', path: '/v1/account/recharges', query: { ...filter, limit: filter.limit ?? PAGE, ...cursor }, repeatable: true }),
+    list: (filter: OrderFilter = {}): AsyncGenerator<OrderRecord> => {
+      const limit = filter.limit ?? PAGE;
+      return everyRecord(
+        (cursor) => this.http.json({ method: 'GET', path: '/v1/account/recharges', query: { ...filter, limit, ...cursor }, repeatable: true }),
         (order) => order.recharge_uuid,
-      ),
+        limit,
+      );
+    },
     get: (rechargeId: string): Promise<OrderDetail> => this.http.json({ method: 'GET', path: `/v1/account/recharges/${segment(rechargeId)}`, repeatable: true }),
     /** Every order matching the filter as CSV text (the service streams it; this reads it whole). */
     exportCsv: async (filter: OrderFilter = {}): Promise<string> => {
-      const response = await this.http.send({ method: 'GET', path: '/v1/account/recharges', query: { ...filter, format: 'csv' }, repeatable: true, accept: 'text/csv' });
-      return response.text();
+      const answer = await this.http.send({ method: 'GET', path: '/v1/account/recharges', query: { ...filter, format: 'csv' }, repeatable: true, accept: 'text/csv', timeoutMs: EXPORT_TIMEOUT_MS });
+      return answer.text;
     },
   };
 
   readonly deposits = {
     list: (): AsyncGenerator<DepositRecord> =>
-      everyRecord((cursor) => this.http.json({ method: 'GET', path: '/v1/account/deposits', query: { limit: PAGE, ...cursor }, repeatable: true }), (deposit) => deposit.id),
+      everyRecord((cursor) => this.http.json({ method: 'GET', path: '/v1/account/deposits', query: { limit: PAGE, ...cursor }, repeatable: true }), (deposit) => deposit.id, PAGE),
   };
 
   readonly webhooks = {
@@ -118,8 +130,12 @@ export class TopupClient {
     revoke: (keyId: string): Promise<void> => this.http.json({ method: 'DELETE', path: `/v1/keys/${segment(keyId)}`, repeatable: true }),
   };
 
-  /** Deliveries have no keyset cursor: pages by number, until the last. */
+  /**
+   * Deliveries have no keyset cursor: pages by number, until the last. A delivery made while paging
+   * shifts the pages, so a record may come twice: dropped here by id.
+   */
   private async *pagesOfDeliveries(filter: DeliveryFilter): AsyncGenerator<DeliveryRecord> {
+    const seen = new Set<string>();
     for (let page = 1; ; page++) {
       const answer = await this.http.json<{ data: DeliveryRecord[]; pagination: { total_pages: number } }>({
         method: 'GET',
@@ -127,7 +143,11 @@ export class TopupClient {
         query: { ...filter, limit: filter.limit ?? PAGE, page },
         repeatable: true,
       });
-      yield* answer.data;
+      for (const delivery of answer.data) {
+        if (seen.has(delivery.id)) continue;
+        seen.add(delivery.id);
+        yield delivery;
+      }
       if (page >= answer.pagination.total_pages) return;
     }
   }

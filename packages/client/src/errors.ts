@@ -25,6 +25,12 @@ export class TopupApiError extends Error {
     super(message);
   }
 
+  /**
+   * The Idempotency-Key a failed recharge was sent under (the one the client made, when none was
+   * given): retry with it, and the service answers the first try's result instead of ordering again.
+   */
+  idempotencyKey?: string;
+
   /** Builds the error from an answer that is not 2xx, whatever its body holds. */
   static async fromResponse(response: Response): Promise<TopupApiError> {
     const text = await response.text().catch(() => '');
@@ -34,14 +40,23 @@ export class TopupApiError extends Error {
     } catch {
       // Not JSON (a proxy's error page, say): the status says what there is to say.
     }
-    const retryAfter = Number(response.headers.get('retry-after'));
+    const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
     return new TopupApiError(
       response.status,
       typeof body.code === 'string' ? body.code : `http_${response.status}`,
       typeof body.detail === 'string' ? body.detail : `The service answered ${response.status} ${response.statusText}`.trim(),
       typeof body.requestId === 'string' ? body.requestId : (response.headers.get('x-request-id') ?? undefined),
       Array.isArray(body.errors) ? (body.errors as FieldProblem[]) : [],
-      Number.isFinite(retryAfter) && response.headers.has('retry-after') ? retryAfter : undefined,
+      retryAfter,
     );
   }
+}
+
+/** `Retry-After` in seconds: a number of seconds, or an HTTP date (RFC 9110). */
+function retryAfterSeconds(value: string | null): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, (at - Date.now()) / 1000);
 }

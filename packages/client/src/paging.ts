@@ -1,20 +1,21 @@
-/** A keyset page as the service answers it with `after`: the records, and the cursor for the next ones. */
-interface KeysetPage<T> {
+/** A page of a listing: the records, and (on keyset pages) the cursor for the next ones. */
+interface Page<T> {
   readonly data: readonly T[];
-  readonly pagination: { readonly next_after?: string | null; readonly page?: number; readonly total_pages?: number };
+  readonly pagination: { readonly next_after?: string | null };
 }
 
 /**
- * Every record of a listing, page after page, by keyset (`after`): as fast at any depth, and no record
- * skipped or repeated when new ones arrive meanwhile (they come first, before the cursor). The first
- * page is asked by page number, since there is no cursor yet.
+ * Every record of a listing, page after page, by keyset (`after` the last record read): as fast at any
+ * depth, and no record skipped or repeated when new ones arrive meanwhile (they sort first, before the
+ * cursor). A full page means there may be more; the service's `next_after` says so once there is a
+ * cursor. The first page has no cursor.
  */
-export async function* everyRecord<T>(fetchPage: (cursor: { after?: string }) => Promise<KeysetPage<T>>, idOf: (record: T) => string): AsyncGenerator<T> {
+export async function* everyRecord<T>(fetchPage: (cursor: { after?: string }) => Promise<Page<T>>, idOf: (record: T) => string, limit: number): AsyncGenerator<T> {
   let page = await fetchPage({});
   for (;;) {
     yield* page.data;
     const last = page.data[page.data.length - 1];
-    const next = page.pagination.next_after !== undefined ? page.pagination.next_after : last && (page.pagination.page ?? 1) < (page.pagination.total_pages ?? 1) ? idOf(last) : null;
+    const next = page.pagination.next_after !== undefined ? page.pagination.next_after : last !== undefined && page.data.length >= limit ? idOf(last) : null;
     if (!next) return;
     page = await fetchPage({ after: next });
   }

@@ -5,7 +5,7 @@ export interface TransportOptions {
   readonly baseUrl: string;
   /** Retries after the first try (network errors, 409 idempotency_key_in_use, 429, 5xx). Default 3. */
   readonly maxRetries?: number;
-  /** Per try, in milliseconds. Default 30 000. */
+  /** Per try, in milliseconds, answer body included. Default 30 000. */
   readonly timeoutMs?: number;
   /** Another fetch (a proxy agent, a test double); the platform's by default. */
   readonly fetch?: typeof fetch;
@@ -17,15 +17,26 @@ export interface Call {
   readonly query?: Record<string, string | number | boolean | undefined>;
   readonly body?: unknown;
   readonly idempotencyKey?: string;
-  /** Whether sending it twice is harmless (reads, checks, quotes, or a POST under an idempotency key). */
+  /** Whether sending it twice is harmless (reads, checks, quotes, deletions, or a POST under an idempotency key). */
   readonly repeatable: boolean;
   readonly accept?: string;
+  /** A longer deadline per try than the client's (a whole CSV export). */
+  readonly timeoutMs?: number;
+}
+
+/** What came back: the answer's status and headers, and its whole body as text. */
+export interface Answered {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
 }
 
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 20_000;
+/** The service holds a running request's key for up to 10 s: a 409 is worth waiting at least this long. */
+const IN_USE_DELAY_MS = 2_000;
 
-/** Exponential back-off with full jitter (AWS's "full jitter"): a random wait up to 0.5 s, 1 s, 2 s, … */
+/** Exponential back-off with full jitter: a random wait up to 0.5 s, 1 s, 2 s, … (20 s at most). */
 export const backoffMs = (attempt: number, random: () => number = Math.random): number =>
   Math.floor(random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt));
 
@@ -40,9 +51,16 @@ export function retryable(error: TopupApiError, repeatable: boolean): boolean {
   return error.status === 0 || error.status >= 500 || error.code === 'idempotency_key_in_use';
 }
 
+/** How long to wait before the next try: the service's Retry-After when it gave one, else the back-off. */
+function delayBefore(error: TopupApiError, attempt: number): number {
+  if (error.retryAfter !== undefined) return Math.min(error.retryAfter * 1000, 60_000) + backoffMs(0);
+  if (error.code === 'idempotency_key_in_use') return IN_USE_DELAY_MS + backoffMs(attempt);
+  return backoffMs(attempt);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Sends calls with the key, a deadline per try, and retries as `retryable` allows, always with the same idempotency key. */
+/** Sends calls with the key and a deadline per try (body included), and retries as `retryable` allows, always with the same idempotency key. */
 export class Transport {
   private readonly baseUrl: string;
   private readonly maxRetries: number;
@@ -57,43 +75,57 @@ export class Transport {
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
-  async send(call: Call): Promise<Response> {
+  async send(call: Call): Promise<Answered> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.once(call);
       } catch (error) {
         if (!(error instanceof TopupApiError) || attempt >= this.maxRetries || !retryable(error, call.repeatable)) throw error;
-        const wait = error.retryAfter !== undefined ? error.retryAfter * 1000 : backoffMs(attempt);
-        await sleep(wait);
+        await sleep(delayBefore(error, attempt));
       }
     }
   }
 
   async json<T>(call: Call): Promise<T> {
-    const response = await this.send(call);
-    return (response.status === 204 ? undefined : await response.json()) as T;
+    const answer = await this.send(call);
+    return (answer.text === '' ? undefined : JSON.parse(answer.text)) as T;
   }
 
-  private async once(call: Call): Promise<Response> {
+  private async once(call: Call): Promise<Answered> {
     const url = new URL(`${this.baseUrl}${call.path}`);
     for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { 'x-authorization': this.options.apiKey, accept: call.accept ?? 'application/json' };
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
-    let response: Response;
+    const timeoutMs = call.timeoutMs ?? this.timeoutMs;
     try {
-      response = await this.fetch(url, {
+      // The deadline covers the body too: an answer that stops halfway is no answer, and is retried as one.
+      const response = await this.fetch(url, {
         method: call.method,
         headers,
         ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
+      if (!response.ok) throw await TopupApiError.fromResponse(response);
+      return { status: response.status, headers: response.headers, text: await response.text() };
     } catch (error) {
+      if (error instanceof TopupApiError) throw error;
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
-      const message = timedOut ? `No answer within ${this.timeoutMs} ms` : `Could not reach ${this.baseUrl}: ${error instanceof Error ? error.message : String(error)}`;
+      const message = timedOut ? `No whole answer within ${timeoutMs} ms` : `Could not reach ${this.baseUrl}: ${error instanceof Error ? error.message : String(error)}`;
       throw new TopupApiError(0, timedOut ? 'timeout' : 'network_error', message, undefined);
     }
-    if (!response.ok) throw await TopupApiError.fromResponse(response);
-    return response;
   }
+}
+
+/**
+ * A random UUID for an idempotency key. `crypto.randomUUID` exists only on secure origins in browsers
+ * (HTTPS or localhost); elsewhere one is made from `getRandomValues`.
+ */
+export function randomKey(): string {
+  if (typeof globalThis.crypto.randomUUID === 'function') return globalThis.crypto.randomUUID();
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

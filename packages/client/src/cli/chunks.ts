@@ -4,40 +4,43 @@ import type { Row } from './rows.js';
 /** The most entries one recharge request takes (TOPUP_MAX_ENTRIES' default). */
 export const MAX_ENTRIES = 100;
 
-/** One request: consecutive rows of one document_id, at most 100, and the idempotency key it is placed under. */
+/** A row ready to order: its number as the service wrote it back (international digits). */
+export interface Entry {
+  readonly row: Row;
+  readonly number: string;
+}
+
+/** One request: consecutive rows of one document_id, at most 100, its body, and the key it is placed under. */
 export interface Chunk {
   readonly index: number;
-  readonly rows: readonly Row[];
+  readonly entries: readonly Entry[];
+  readonly body: {
+    recharges: { phone_number: string; amount: number; fast_recharge: boolean }[];
+    passthrough?: { document_id: string };
+  };
   readonly idempotencyKey: string;
 }
 
 /**
- * Splits the rows into requests. The key of each is made of the file's content and the request's
- * position, so running the same file again (after a crash, a Ctrl-C, a lost answer) sends the same
- * keys: what was placed is answered from the service's record, never ordered twice. Keys live 24 hours.
+ * Splits the rows into requests. Each request's key is made of what it orders (numbers in the
+ * service's own form, amounts, fast recharge, document_id) and its position, so running the same rows
+ * again, from the same file or one re-saved by a spreadsheet, sends the same keys: what was placed is
+ * answered from the service's record, never ordered twice. The service keeps keys for 24 hours.
  */
-export function chunksOf(rows: readonly Row[], content: string | Uint8Array): Chunk[] {
-  const file = createHash('sha256').update(content).digest('hex').slice(0, 32);
-  const chunks: Chunk[] = [];
-  let current: Row[] = [];
-  const close = () => {
-    if (current.length === 0) return;
-    chunks.push({ index: chunks.length, rows: current, idempotencyKey: `bulk-${file}-${chunks.length}` });
-    current = [];
-  };
-  for (const row of rows) {
-    if (current.length === MAX_ENTRIES || (current.length > 0 && current[0]!.documentId !== row.documentId)) close();
-    current.push(row);
+export function chunksOf(entries: readonly Entry[], fast: boolean): Chunk[] {
+  const groups: Entry[][] = [];
+  for (const entry of entries) {
+    const current = groups[groups.length - 1];
+    if (current && current.length < MAX_ENTRIES && current[0]!.row.documentId === entry.row.documentId) current.push(entry);
+    else groups.push([entry]);
   }
-  close();
-  return chunks;
-}
-
-/** The recharge body of a chunk: each entry's own fast_recharge, else the command's --fast. */
-export function requestOf(chunk: Chunk, fast: boolean) {
-  const documentId = chunk.rows[0]?.documentId;
-  return {
-    recharges: chunk.rows.map((row) => ({ phone_number: row.phoneNumber, amount: Number(row.amount), fast_recharge: row.fastRecharge ?? fast })),
-    ...(documentId ? { passthrough: { document_id: documentId } } : {}),
-  };
+  return groups.map((group, index) => {
+    const documentId = group[0]!.row.documentId;
+    const body = {
+      recharges: group.map((e) => ({ phone_number: e.number, amount: Number(e.row.amount), fast_recharge: e.row.fastRecharge ?? fast })),
+      ...(documentId ? { passthrough: { document_id: documentId } } : {}),
+    };
+    const digest = createHash('sha256').update(JSON.stringify([index, body])).digest('hex').slice(0, 40);
+    return { index, entries: group, body, idempotencyKey: `bulk-${digest}` };
+  });
 }

@@ -56,8 +56,9 @@ export function readRows(text: string): { rows: Row[]; problems: Problem[] } {
     const flag = cell('fast_recharge').toLowerCase();
     const documentId = cell('document_id');
     if (phoneNumber === '') problems.push({ line, message: 'the phone number is missing' });
+    else if (phoneNumber.length > 64) problems.push({ line, message: 'the phone number is longer than 64 characters' });
     if (!AMOUNT.test(amount) || Number(amount) <= 0) problems.push({ line, message: `the amount "${cell('amount')}" is not an amount in EUR (such as 5 or 12.50)` });
-    if (!(flag in FLAGS)) problems.push({ line, message: `fast_recharge "${cell('fast_recharge')}" is not true or false` });
+    if (!Object.hasOwn(FLAGS, flag)) problems.push({ line, message: `fast_recharge "${cell('fast_recharge')}" is not true or false` });
     if (documentId !== '' && !UUID.test(documentId)) problems.push({ line, message: `document_id "${documentId}" is not a UUID` });
     rows.push({ line, phoneNumber, amount, fastRecharge: FLAGS[flag], documentId: documentId === '' ? undefined : documentId.toLowerCase() });
   }
