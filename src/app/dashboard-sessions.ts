@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../domain/api-key.js';
-import { SESSION_TOUCH_MS, sessionExpired } from '../domain/dashboard-session.js';
+import { MAX_SESSIONS_PER_KEY, SESSION_TOUCH_MS, sessionExpired } from '../domain/dashboard-session.js';
 import { AppError } from '../domain/errors.js';
 import * as sessions from '../store/dashboard-sessions.repository.js';
 import type { Deps } from './deps.js';
@@ -10,7 +10,9 @@ import { digestOf } from './ids.js';
  * Opens a dashboard session for a caller whose API key was just checked, exactly as on the API (the
  * transport does it, with the same 401 codes and failed-attempt limit). The session id (256 random
  * bits) is returned this once, for the cookie; only its digest is stored. A session the browser
- * still held is ended in the same write: signing in again never leaves the old one behind.
+ * still held is ended in the same write: signing in again never leaves the old one behind. A key has
+ * at most MAX_SESSIONS_PER_KEY sessions: past it, its least recently used one ends, so one key cannot
+ * fill the table however often it signs in.
  */
 export async function openSession(deps: Deps, principal: Principal, previousSessionId?: string): Promise<string> {
   const sessionId = randomBytes(32).toString('base64url');
@@ -19,6 +21,7 @@ export async function openSession(deps: Deps, principal: Principal, previousSess
   await deps.store.write(async (db) => {
     if (previousSessionId !== undefined) await sessions.deleteSession(db, digestOf(previousSessionId));
     await sessions.insertSession(db, session);
+    await sessions.trimSessions(db, principal.keyId, MAX_SESSIONS_PER_KEY);
   });
   return sessionId;
 }

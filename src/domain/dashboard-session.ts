@@ -2,6 +2,8 @@ import type { Principal } from './api-key.js';
 
 /** A dashboard session ends after 12 hours without a request. */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+/** Sessions one key may have at once; signing in past it ends that key's least recently used one. */
+export const MAX_SESSIONS_PER_KEY = 20;
 /** Its last use is written at most once a minute: a page of the dashboard makes several requests. */
 export const SESSION_TOUCH_MS = 60 * 1000;
 

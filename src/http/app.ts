@@ -127,7 +127,19 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The reference page shares its origin with the dashboard's session cookie: it gets a CSP too (its
+  // inline scripts by hash), loading nothing from elsewhere and upgrading nothing (staging is plain http).
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { validatorUrl: null },
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace(/ upgrade-insecure-requests;/, '')
+        .replace(/ https:/g, '')
+        .replace(/ validator\.swagger\.io/, '')
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
+  });
 
   // Cookies are read for the dashboard's session only; every API client sends X-Authorization.
   await app.register(cookie);

@@ -57,6 +57,17 @@ export async function findSessionOwner(db: Db, digest: string): Promise<SessionO
   };
 }
 
+/** Keeps the `keep` most recently used sessions of a key and deletes the others; returns how many went. */
+export async function trimSessions(db: Db, keyId: string, keep: number): Promise<number> {
+  const kept = db.selectFrom('dashboard_sessions').select('digest').where('api_key_id', '=', keyId).orderBy('last_seen_at', 'desc').orderBy('digest').limit(keep);
+  const result = await db
+    .deleteFrom('dashboard_sessions')
+    .where('api_key_id', '=', keyId)
+    .where('digest', 'not in', kept)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function touchSession(db: Db, digest: string, at: number): Promise<void> {
   await db.updateTable('dashboard_sessions').set({ last_seen_at: at }).where('digest', '=', digest).execute();
 }

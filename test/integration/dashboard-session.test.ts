@@ -208,6 +208,31 @@ describeEachDialect('dashboard sessions', (dialect) => {
     expect(await sessionsOf(kept.keyId)).toBe(0);
   });
 
+  it('keeps at most 20 sessions per key: signing in a 21st time ends the least recently used', async () => {
+    const { key, keyId } = await t.ctx.account();
+    const first = await signIn(t.ctx, key);
+    t.ctx.clock.advance(2 * 60_000);
+    const others: string[] = [];
+    for (let i = 0; i < 19; i++) others.push(await signIn(t.ctx, key));
+    t.ctx.clock.advance(2 * 60_000);
+    expect((await asBrowser(t.ctx, first, 'GET', '/v1/account')).statusCode).toBe(200); // now the most recently used
+    await signIn(t.ctx, key);
+    const count = await t.ctx.deps.store.db.selectFrom('dashboard_sessions').select('digest').where('api_key_id', '=', keyId).execute();
+    expect(count).toHaveLength(20);
+    expect((await asBrowser(t.ctx, first, 'GET', '/v1/account')).statusCode).toBe(200);
+    const ended = await Promise.all(others.map(async (s) => (await asBrowser(t.ctx, s, 'GET', '/v1/account')).statusCode));
+    expect(ended.filter((status) => status === 401)).toHaveLength(1);
+  });
+
+  it('gives the API reference page (/docs, same origin as the session) a CSP that loads nothing from elsewhere', async () => {
+    const docs = await t.ctx.app.inject({ method: 'GET', url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    const csp = docs.headers['content-security-policy'] as string;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/https:|unsafe-inline|upgrade-insecure-requests|validator/);
+  });
+
   it('serves the dashboard page with a strict CSP and its hashed assets cached for a year, precompressed', async () => {
     const page = await t.ctx.app.inject({ method: 'GET', url: '/dashboard/orders' });
     expect(page.statusCode).toBe(200);
