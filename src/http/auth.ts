@@ -6,7 +6,7 @@ import { countAuthFailure, type WindowUse } from '../app/rate-limit.js';
 import { scopeAllows, type Principal } from '../domain/api-key.js';
 import { AppError } from '../domain/errors.js';
 import { TransportError } from './problem.js';
-import { fromOwnOrigin, SESSION_KEY_HEADER, sessionCookieName, sessionCookieOptions } from './session-cookie.js';
+import { requireOwnOrigin, SESSION_KEY_HEADER, sessionCookieName, sessionCookieOptions } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -61,8 +61,8 @@ export function requireApiKey(scope: FastifyInstance, deps: Deps, cache: KeyCach
     }
     const header = request.headers['x-authorization'];
     const sessionId = options.sessions && header === undefined ? request.cookies[cookieName] : undefined;
-    if (sessionId !== undefined && !fromOwnOrigin(request, deps.config)) {
-      throw new TransportError('cross_site_request', 'A signed-in dashboard request must come from the dashboard itself (its Origin is missing or another site).');
+    if (sessionId !== undefined) {
+      requireOwnOrigin(request, deps.config, 'A signed-in dashboard request must come from the dashboard itself (its Origin is missing or another site).');
     }
     try {
       request.principal =

@@ -2,6 +2,7 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { isReadMethod } from '../domain/api-key.js';
+import { TransportError } from './problem.js';
 
 /**
  * The dashboard's session cookie. In production it is `__Host-` prefixed and `Secure`: browsers then
@@ -31,7 +32,7 @@ export const sessionCookieOptions = (config: Config): CookieSerializeOptions => 
  * second lock. Behind a reverse proxy, pass the Host header through (or configure upstream callbacks'
  * TOPUP_PUBLIC_URL, whose origin is accepted too).
  */
-export function fromOwnOrigin(request: FastifyRequest, config: Config): boolean {
+function fromOwnOrigin(request: FastifyRequest, config: Config): boolean {
   if (isReadMethod(request.method)) return true;
   const origin = request.headers.origin;
   if (origin === undefined || origin === 'null') return false;
@@ -50,4 +51,9 @@ export function fromOwnOrigin(request: FastifyRequest, config: Config): boolean 
   const publicUrl = config.upstreamCallbacks?.publicUrl;
   if (publicUrl !== undefined && new URL(publicUrl).origin === claimed.origin) return true;
   return claimed.host === served.host;
+}
+
+/** Refuses (403 `cross_site_request`, with `message`) a request that `fromOwnOrigin` does not let through. */
+export function requireOwnOrigin(request: FastifyRequest, config: Config, message: string): void {
+  if (!fromOwnOrigin(request, config)) throw new TransportError('cross_site_request', message);
 }

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint.js';
-import type { DeliveryAttempt, DeliveryStatus, OrderEventType, WebhookEvent, WebhookEventType } from '../domain/webhook-event.js';
+import type { DeliveryAttempt, DeliveryStatus, WebhookEvent, WebhookEventType } from '../domain/webhook-event.js';
 import { num } from './convert.js';
 import type { Db, Tx } from './database.js';
 import { prepared } from './prepared.js';

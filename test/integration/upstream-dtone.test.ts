@@ -11,7 +11,7 @@ import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { attemptsOf } from '../../src/store/upstream-attempts.repository.js';
 import { FakeDtone } from '../fakes/dtone.js';
 import { apiBalance, drain, storedOrder } from '../support/books.js';
-import { checkNumbers, closeTestContext, describeEachDialect, FAST_SIMULATOR, openTestContext, recharge, testDeps, type TestContext } from '../support/harness.js';
+import { checkNumbers, closeTestContext, customerOrder, describeEachDialect, FAST_SIMULATOR, openTestContext, recharge, testDeps, type TestContext } from '../support/harness.js';
 
 const TOKEN = 'cb_0123456789abcdefghijklmnop';
 
@@ -53,13 +53,7 @@ describeEachDialect('the dtone connector', (dialect) => {
 
   const worker = (operatorTimeoutMs = 5_000) => createFulfilmentWorker(ctx.deps, createUpstreams(ctx.deps), { operatorTimeoutMs });
 
-  async function order(number: string, amount = 5) {
-    const customer = await ctx.account({ credit: '500.00' });
-    await checkNumbers(ctx, customer.key, [number]);
-    const response = await recharge(ctx, customer.key, { recharges: [{ phone_number: number, amount }] });
-    expect(response.statusCode).toBe(201);
-    return { ...customer, id: response.json().orderSummary[0].rechargeId as string };
-  }
+  const order = (number: string, amount = 5) => customerOrder(ctx, number, { amount });
 
   it('refuses at placement an amount no product delivers, naming the nearest ones', async () => {
     const customer = await ctx.account({ credit: '500.00' });

@@ -8,7 +8,7 @@ import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { attemptsOf } from '../../src/store/upstream-attempts.repository.js';
 import { FakeReloadly } from '../fakes/reloadly.js';
 import { apiBalance, drain, storedOrder } from '../support/books.js';
-import { checkNumbers, closeTestContext, describeEachDialect, FAST_SIMULATOR, openTestContext, recharge, type TestContext } from '../support/harness.js';
+import { checkNumbers, closeTestContext, customerOrder, describeEachDialect, FAST_SIMULATOR, openTestContext, recharge, type TestContext } from '../support/harness.js';
 
 // The Reloadly connector against a local Reloadly that answers as its documentation says (test/fakes).
 describeEachDialect('the reloadly connector', (dialect) => {
@@ -40,13 +40,7 @@ describeEachDialect('the reloadly connector', (dialect) => {
 
   const worker = (operatorTimeoutMs = 5_000) => createFulfilmentWorker(ctx.deps, upstreams, { operatorTimeoutMs });
 
-  async function order(number: string, amount = 5) {
-    const customer = await ctx.account({ credit: '500.00' });
-    await checkNumbers(ctx, customer.key, [number]);
-    const response = await recharge(ctx, customer.key, { recharges: [{ phone_number: number, amount }] });
-    expect(response.statusCode).toBe(201);
-    return { ...customer, id: response.json().orderSummary[0].rechargeId as string };
-  }
+  const order = (number: string, amount = 5) => customerOrder(ctx, number, { amount });
 
   it('tops up asynchronously in EUR with the attempt as customIdentifier, one cached token, and settles by status', async () => {
     const a = await order('0744900001', 10);

@@ -9,7 +9,7 @@ import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { attemptsOf } from '../../src/store/upstream-attempts.repository.js';
 import { apiBalance, drain, storedOrder } from '../support/books.js';
 import { databaseEnv, topup } from '../support/cli.js';
-import { checkNumbers, describeEachDialect, FAST_SIMULATOR, recharge, useTestContext, type TestContext } from '../support/harness.js';
+import { customerOrder, describeEachDialect, FAST_SIMULATOR, useTestContext, type TestContext } from '../support/harness.js';
 
 type Scripted = UpstreamAnswer | NotFound | 'hang' | 'throw';
 
@@ -36,13 +36,7 @@ function scriptedUpstream(
   return { upstream, calls };
 }
 
-async function placeOne(ctx: TestContext, number: string) {
-  const account = await ctx.account({ credit: '1000.00' });
-  await checkNumbers(ctx, account.key, [number]);
-  const response = await recharge(ctx, account.key, { recharges: [{ phone_number: number, amount: 5 }] });
-  expect(response.statusCode).toBe(201);
-  return { ...account, id: response.json().orderSummary[0].rechargeId as string };
-}
+const placeOne = (ctx: TestContext, number: string) => customerOrder(ctx, number, { credit: '1000.00' });
 
 describeEachDialect('fulfilment through upstreams', (dialect) => {
   const t = useTestContext(dialect, FAST_SIMULATOR);

@@ -6,7 +6,7 @@ import { createFulfilmentWorker } from '../../src/fulfilment/worker.js';
 import { attemptsOf } from '../../src/store/upstream-attempts.repository.js';
 import { FIRST_LOOKUP_MS, OPERATOR_RETRY_DELAYS_MS, SLOWEST_LOOKUP_MS } from '../../src/domain/retry-schedule.js';
 import { apiBalance, drain, orderCount, storedOrder } from '../support/books.js';
-import { checkNumbers, closeTestContext, describeEachDialect, FAST_SIMULATOR, openTestContext, recharge, type TestAccount, type TestContext } from '../support/harness.js';
+import { checkNumbers, closeTestContext, customerOrder, describeEachDialect, FAST_SIMULATOR, openTestContext, recharge, type TestAccount, type TestContext } from '../support/harness.js';
 import { HttpProxy } from '../support/http-proxy.js';
 import { addDeposit } from '../../src/app/deposits.js';
 import { databaseEnv, topup } from '../support/cli.js';
@@ -42,13 +42,7 @@ describeEachDialect('the topup connector, reseller over wholesale', (dialect) =>
   const wholesaleWorker = () => createFulfilmentWorker(wholesale.deps, createUpstreams(wholesale.deps));
   const upstreamOrders = () => orderCount(wholesale, resellerAtWholesale.accountId);
 
-  async function customerOrder(number: string) {
-    const customer = await reseller.account({ credit: '500.00' });
-    await checkNumbers(reseller, customer.key, [number]);
-    const response = await recharge(reseller, customer.key, { recharges: [{ phone_number: number, amount: 5 }] });
-    expect(response.statusCode).toBe(201);
-    return { ...customer, id: response.json().orderSummary[0].rechargeId as string };
-  }
+  const resellerOrder = (number: string) => customerOrder(reseller, number);
 
   /** Lets the wholesale instance perform what it holds, then the reseller look its attempts up. */
   async function settleBoth() {
@@ -59,7 +53,7 @@ describeEachDialect('the topup connector, reseller over wholesale', (dialect) =>
 
   it('fulfils an order through the wholesale instance: placed once with the attempt as Idempotency-Key, looked up, settled', async () => {
     const before = await upstreamOrders();
-    const { id, key } = await customerOrder('0744610001');
+    const { id, key } = await resellerOrder('0744610001');
     await drain(resellerWorker());
     // Accepted upstream, performed there later: PROCESSING here, with the upstream's id and cost.
     expect(await storedOrder(reseller, id)).toMatchObject({ status: 'PROCESSING' });
@@ -80,7 +74,7 @@ describeEachDialect('the topup connector, reseller over wholesale', (dialect) =>
 
   it('fails a declined number on both instances, with a refund on both', async () => {
     const wholesaleBalance = await apiBalance(wholesale, resellerAtWholesale.key);
-    const { id, key } = await customerOrder('0744610991');
+    const { id, key } = await resellerOrder('0744610991');
     await drain(resellerWorker());
     await settleBoth();
     expect(await storedOrder(reseller, id)).toMatchObject({ status: 'FAILED', failureReason: 'upstream_failed: operator_declined' });
@@ -92,7 +86,7 @@ describeEachDialect('the topup connector, reseller over wholesale', (dialect) =>
 
   it('keeps an order whose answer was lost open, looks it up, and never places it twice', async () => {
     const before = await upstreamOrders();
-    const { id, key } = await customerOrder('0744610002');
+    const { id, key } = await resellerOrder('0744610002');
     proxy.loseRechargeAnswers = true;
     try {
       await drain(resellerWorker());
@@ -118,7 +112,7 @@ describeEachDialect('the topup connector, reseller over wholesale', (dialect) =>
 
   it('waits while the wholesale instance is down, then places the order exactly once', async () => {
     const before = await upstreamOrders();
-    const { id } = await customerOrder('0744610004');
+    const { id } = await resellerOrder('0744610004');
     await proxy.down();
     try {
       await drain(resellerWorker());
@@ -143,7 +137,7 @@ describeEachDialect('the topup connector, reseller over wholesale', (dialect) =>
 
   it('never places twice when the worker died between sending and recording: the next one finds the order by document_id', async () => {
     const before = await upstreamOrders();
-    const { id } = await customerOrder('0744610003');
+    const { id } = await resellerOrder('0744610003');
     // A worker claims the order, records its attempt, sends it — and dies before recording the answer.
     const [order] = await claimOrders(reseller.deps, 'worker_dead', 10, 15_000);
     const attempt = await startAttempt(reseller.deps, order!, 'worker_dead', 'topup', 1);
@@ -200,7 +194,7 @@ describeEachDialect('the topup connector, reseller over wholesale', (dialect) =>
   it('reconciles our attempts with the wholesale instance\'s orders, and finds planted differences', async () => {
     const env = { ...databaseEnv(reseller.database.target), TOPUP_UPSTREAM: 'topup', TOPUP_UPSTREAM_TOPUP_URL: `http://127.0.0.1:${proxy.port}`, TOPUP_UPSTREAM_TOPUP_KEY: resellerAtWholesale.key };
     const window = ['--from', new Date(Date.now() - 2 * 86_400_000).toISOString(), '--to', new Date(Date.now() + 2 * 86_400_000).toISOString()];
-    await customerOrder('0744610008');
+    await resellerOrder('0744610008');
     await drain(resellerWorker());
     await settleBoth();
     const clean = await topup(env, 'reconcile', '--connector', 'topup', ...window, '--json');
@@ -211,7 +205,7 @@ describeEachDialect('the topup connector, reseller over wholesale', (dialect) =>
     // recorded as failed that the wholesale instance performed.
     await checkNumbers(wholesale, resellerAtWholesale.key, ['0744610009']);
     const stray = (await recharge(wholesale, resellerAtWholesale.key, { recharges: [{ phone_number: '0744610009', amount: 5 }] })).json().orderSummary[0].rechargeId;
-    const { id } = await customerOrder('0744610010');
+    const { id } = await resellerOrder('0744610010');
     await drain(resellerWorker());
     await settleBoth();
     const [attempt] = await attemptsOf(reseller.deps.store.db, id);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { createAccount } from '../../src/app/accounts.js';
 import { createApiKey, KeyCache } from '../../src/app/api-keys.js';
 import type { Deps } from '../../src/app/deps.js';
@@ -161,6 +161,15 @@ export async function checkNumbers(ctx: TestContext, key: string, numbers: reado
 
 export function recharge(ctx: TestContext, key: string, payload: object, headers: Record<string, string> = {}) {
   return ctx.call(key, { method: 'POST', url: '/v1/recharge', payload, headers });
+}
+
+/** A new customer (with `credit`, 500.00 unless told) who checks `number` and orders one top-up of it; the order's id with the account. */
+export async function customerOrder(ctx: TestContext, number: string, options: { amount?: number; credit?: string } = {}) {
+  const customer = await ctx.account({ credit: options.credit ?? '500.00' });
+  await checkNumbers(ctx, customer.key, [number]);
+  const response = await recharge(ctx, customer.key, { recharges: [{ phone_number: number, amount: options.amount ?? 5 }] });
+  expect(response.statusCode).toBe(201);
+  return { ...customer, id: response.json().orderSummary[0].rechargeId as string };
 }
 
 /** Settings that make the simulator answer at once and prices predictable. */

@@ -77,10 +77,10 @@ export class TopupClient {
   }
 
   readonly account = {
-    get: (): Promise<AccountSummary> => this.http.json({ method: 'GET', path: '/v1/account', repeatable: true }),
-    balance: (): Promise<Balance> => this.http.json({ method: 'GET', path: '/v1/account/balance', repeatable: true }),
+    get: (): Promise<AccountSummary> => this.read('/v1/account'),
+    balance: (): Promise<Balance> => this.read('/v1/account/balance'),
     /** Orders and charges per UTC day and status over the last `days` days (30 by default). */
-    activity: (days?: number): Promise<Activity> => this.http.json({ method: 'GET', path: '/v1/account/activity', query: { days }, repeatable: true }),
+    activity: (days?: number): Promise<Activity> => this.read('/v1/account/activity', { days }),
   };
 
   readonly orders = {
@@ -88,12 +88,12 @@ export class TopupClient {
     list: (filter: OrderFilter = {}): AsyncGenerator<OrderRecord> => {
       const limit = filter.limit ?? PAGE;
       return everyRecord(
-        (cursor) => this.http.json({ method: 'GET', path: '/v1/account/recharges', query: { ...filter, limit, ...cursor }, repeatable: true }),
+        (cursor) => this.read('/v1/account/recharges', { ...filter, limit, ...cursor }),
         (order) => order.recharge_uuid,
         limit,
       );
     },
-    get: (rechargeId: string): Promise<OrderDetail> => this.http.json({ method: 'GET', path: `/v1/account/recharges/${segment(rechargeId)}`, repeatable: true }),
+    get: (rechargeId: string): Promise<OrderDetail> => this.read(`/v1/account/recharges/${segment(rechargeId)}`),
     /** Every order matching the filter as CSV text (the service streams it; this reads it whole). */
     exportCsv: async (filter: OrderFilter = {}): Promise<string> => {
       const answer = await this.http.send({ method: 'GET', path: '/v1/account/recharges', query: { ...filter, format: 'csv' }, repeatable: true, accept: 'text/csv', timeoutMs: EXPORT_TIMEOUT_MS });
@@ -103,11 +103,11 @@ export class TopupClient {
 
   readonly deposits = {
     list: (): AsyncGenerator<DepositRecord> =>
-      everyRecord((cursor) => this.http.json({ method: 'GET', path: '/v1/account/deposits', query: { limit: PAGE, ...cursor }, repeatable: true }), (deposit) => deposit.id, PAGE),
+      everyRecord((cursor) => this.read('/v1/account/deposits', { limit: PAGE, ...cursor }), (deposit) => deposit.id, PAGE),
   };
 
   readonly webhooks = {
-    list: async (): Promise<WebhookRecord[]> => (await this.http.json<{ data: WebhookRecord[] }>({ method: 'GET', path: '/v1/webhooks', repeatable: true })).data,
+    list: async (): Promise<WebhookRecord[]> => (await this.read<{ data: WebhookRecord[] }>('/v1/webhooks')).data,
     /** Registers an endpoint; the signing secret is in the answer this once. */
     create: (endpoint: { name: string; url: string }): Promise<WebhookCreated> => this.http.json({ method: 'POST', path: '/v1/webhooks', body: endpoint, repeatable: false }),
     delete: (name: string): Promise<void> => this.http.json({ method: 'DELETE', path: `/v1/webhooks/${segment(name)}`, repeatable: true }),
@@ -124,11 +124,16 @@ export class TopupClient {
   };
 
   readonly keys = {
-    list: async (): Promise<KeyRecord[]> => (await this.http.json<{ data: KeyRecord[] }>({ method: 'GET', path: '/v1/keys', repeatable: true })).data,
+    list: async (): Promise<KeyRecord[]> => (await this.read<{ data: KeyRecord[] }>('/v1/keys')).data,
     /** Issues a key (shown this once in the answer). */
     create: (options: CreateKey = {}): Promise<KeyCreated> => this.http.json({ method: 'POST', path: '/v1/keys', body: options, repeatable: false }),
     revoke: (keyId: string): Promise<void> => this.http.json({ method: 'DELETE', path: `/v1/keys/${segment(keyId)}`, repeatable: true }),
   };
+
+  /** A GET: a read, safe to repeat. */
+  private read<T>(path: string, query?: Record<string, string | number | boolean | undefined>): Promise<T> {
+    return this.http.json<T>({ method: 'GET', path, query, repeatable: true });
+  }
 
   /**
    * Deliveries have no keyset cursor: pages by number, until the last. A delivery made while paging
@@ -137,12 +142,7 @@ export class TopupClient {
   private async *pagesOfDeliveries(filter: DeliveryFilter): AsyncGenerator<DeliveryRecord> {
     const seen = new Set<string>();
     for (let page = 1; ; page++) {
-      const answer = await this.http.json<{ data: DeliveryRecord[]; pagination: { total_pages: number } }>({
-        method: 'GET',
-        path: '/v1/webhooks/deliveries',
-        query: { ...filter, limit: filter.limit ?? PAGE, page },
-        repeatable: true,
-      });
+      const answer = await this.read<{ data: DeliveryRecord[]; pagination: { total_pages: number } }>('/v1/webhooks/deliveries', { ...filter, limit: filter.limit ?? PAGE, page });
       for (const delivery of answer.data) {
         if (seen.has(delivery.id)) continue;
         seen.add(delivery.id);

@@ -4,15 +4,14 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyCache } from '../../app/api-keys.js';
 import { openSession, signOut } from '../../app/dashboard-sessions.js';
 import type { Deps } from '../../app/deps.js';
 import { problemResponses } from '../../contract/common.js';
 import { principalOf, requireApiKey } from '../auth.js';
 import { sendProblem } from '../error-handler.js';
-import { TransportError } from '../problem.js';
-import { fromOwnOrigin, sessionCookieName, sessionCookieOptions } from '../session-cookie.js';
+import { requireOwnOrigin, sessionCookieName, sessionCookieOptions } from '../session-cookie.js';
 
 /** Where `npm run build` leaves the dashboard: the same place from src/ (tests) and from dist/. */
 const BUILT = fileURLToPath(new URL('../../../dist/dashboard/', import.meta.url));
@@ -73,7 +72,7 @@ export const dashboardRoutes =
         setHeaders: securityHeaders,
       });
     }
-    const page = async (request: Parameters<typeof sendProblem>[0], reply: FastifyReply) => {
+    const page = async (request: FastifyRequest, reply: FastifyReply) => {
       if (!shell) return sendProblem(request, reply, 'unavailable', 'The dashboard has not been built: run `npm run build`.');
       securityHeaders(reply);
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(shell);
@@ -92,7 +91,7 @@ export const dashboardRoutes =
         '/dashboard/session',
         { schema: { ...hide, response: { 201: SignedInSchema, ...problemResponses } } },
         async (request, reply) => {
-          if (!fromOwnOrigin(request, deps.config)) throw new TransportError('cross_site_request', 'Sign in from the dashboard itself.');
+          requireOwnOrigin(request, deps.config, 'Sign in from the dashboard itself.');
           const principal = principalOf(request);
           const sessionId = await openSession(deps, principal, request.cookies[cookieName]);
           securityHeaders(reply);
@@ -113,7 +112,7 @@ export const dashboardRoutes =
 
     // Signing out needs no live session (an ended one is cleared all the same), only the dashboard's Origin.
     app.delete('/dashboard/session', { schema: hide }, async (request, reply) => {
-      if (!fromOwnOrigin(request, deps.config)) throw new TransportError('cross_site_request', 'Sign out from the dashboard itself.');
+      requireOwnOrigin(request, deps.config, 'Sign out from the dashboard itself.');
       const sessionId = request.cookies[cookieName];
       if (sessionId !== undefined) await signOut(deps, sessionId);
       return reply.clearCookie(cookieName, cookieOptions).code(204).send();

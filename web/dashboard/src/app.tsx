@@ -2,7 +2,7 @@ import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, rememberSignedIn, whenSignedOut } from './api.js';
 import { ProblemNote } from './components/problem-note.js';
-import { asApiError } from './components/use-load.js';
+import { useAction } from './components/use-action.js';
 import { SessionContext } from './session.js';
 import type { SignedIn } from './types.js';
 import { SignInPage } from './pages/sign-in.js';
@@ -56,17 +56,13 @@ function Shell() {
 
 function SignedInLayout({ session, onSignedOut }: { session: SignedIn; onSignedOut: () => void }) {
   const { path } = useLocation();
-  const [error, setError] = useState<ApiError>();
+  const { error, run } = useAction();
   // Only a confirmed sign-out shows the sign-in page: on a shared computer, "signed out" must be true.
-  const signOut = async () => {
-    setError(undefined);
-    try {
+  const signOut = () =>
+    run(async () => {
       await api('/dashboard/session', { method: 'DELETE' });
       onSignedOut();
-    } catch (e) {
-      setError(asApiError(e));
-    }
-  };
+    });
   const current = (page: string) => (page === '/dashboard' ? path === page : path.startsWith(page));
   return (
     <div class="layout">

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api.js';
+import { api } from '../api.js';
 import { ProblemNote } from '../components/problem-note.js';
 import { ShownOnce } from '../components/shown-once.js';
-import { asApiError, useLoad } from '../components/use-load.js';
+import { useAction } from '../components/use-action.js';
+import { useLoad } from '../components/use-load.js';
 import { dateTime } from '../format.js';
 import { canWrite, useSession } from '../session.js';
 import type { KeyRecord } from '../types.js';
@@ -15,35 +16,23 @@ export function KeysPage() {
   const [name, setName] = useState('');
   const [scope, setScope] = useState<'full' | 'read'>('full');
   const [created, setCreated] = useState<string>();
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
   const create = async (event: Event) => {
     event.preventDefault();
-    if (busy) return; // a double click makes one key
-    setBusy(true);
-    setError(undefined);
-    try {
+    // One at a time: a double click makes one key.
+    await run(async () => {
       const key = await api<{ id: string; key: string }>('/v1/keys', { method: 'POST', body: { ...(name.trim() ? { name: name.trim() } : {}), scope } });
       setCreated(key.key);
       setName('');
-    } catch (e) {
-      setError(asApiError(e));
-    } finally {
-      setBusy(false);
-    }
+    });
     keys.reload();
   };
   const revoke = async (key: KeyRecord) => {
     const own = key.id === session.keyId;
     const question = own ? `Revoke ${key.prefix}…? It is the key you signed in with: you will be signed out.` : `Revoke ${key.prefix}…? It stops working everywhere within 2 seconds.`;
     if (!confirm(question)) return;
-    setError(undefined);
-    try {
-      await api(`/v1/keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' });
-    } catch (e) {
-      setError(asApiError(e));
-    }
+    await run(() => api(`/v1/keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' }));
     keys.reload();
   };
 

@@ -1,27 +1,20 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api.js';
+import { api } from '../api.js';
 import { ProblemNote } from '../components/problem-note.js';
-import { asApiError } from '../components/use-load.js';
+import { useAction } from '../components/use-action.js';
 import type { SignedIn } from '../types.js';
 
 /** The key is exchanged for a session cookie; the page never keeps the key. */
 export function SignInPage({ reason, onSignedIn }: { reason?: string | undefined; onSignedIn: (session: SignedIn) => void }) {
   const [key, setKey] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
-  const submit = async (event: Event) => {
+  const { busy, error, run } = useAction();
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const session = await api<SignedIn>('/dashboard/session', { method: 'POST', headers: { 'x-authorization': key.trim() } });
       setKey('');
       onSignedIn(session);
-    } catch (e) {
-      setError(asApiError(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <main class="sign-in">

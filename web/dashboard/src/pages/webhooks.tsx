@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, query } from '../api.js';
+import { api, query } from '../api.js';
 import { DeliveryTable } from '../components/delivery-table.js';
 import { Pager } from '../components/pager.js';
 import { ProblemNote } from '../components/problem-note.js';
 import { ShownOnce } from '../components/shown-once.js';
-import { asApiError, useLoad } from '../components/use-load.js';
+import { useAction } from '../components/use-action.js';
+import { useLoad } from '../components/use-load.js';
 import { dateTime } from '../format.js';
 import { canWrite, useSession } from '../session.js';
 import type { DeliveryRecord, Page, WebhookRecord } from '../types.js';
@@ -20,17 +21,12 @@ export function WebhooksPage() {
   const deliveries = useLoad(() => api<Page<DeliveryRecord>>(`/v1/webhooks/deliveries${query({ status, page, limit: DELIVERY_PAGE })}`), [status, page]);
   const [secret, setSecret] = useState<{ label: string; value: string }>();
   const [notice, setNotice] = useState<string>();
-  const [error, setError] = useState<ApiError>();
+  const { error, run } = useAction();
 
   /** Runs an action, shows its problem if any, and reads both lists again. */
   const act = async (action: () => Promise<void>) => {
-    setError(undefined);
     setNotice(undefined);
-    try {
-      await action();
-    } catch (e) {
-      setError(asApiError(e));
-    }
+    await run(action);
     endpoints.reload();
     deliveries.reload();
   };
@@ -162,22 +158,15 @@ export function WebhooksPage() {
 function AddWebhook({ onAdded }: { onAdded: (name: string, secret: string) => void }) {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
-  const submit = async (event: Event) => {
+  const { busy, error, run } = useAction();
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const created = await api<{ name: string; secret: string }>('/v1/webhooks', { method: 'POST', body: { name: name.trim(), url: url.trim() } });
       setName('');
       setUrl('');
       onAdded(created.name, created.secret);
-    } catch (e) {
-      setError(asApiError(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="card" onSubmit={submit}>
